@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// betactl has no package dependencies by design: everything beyond the Swift
+// toolchain comes from OS C libraries exposed through system-library targets.
+let package = Package(
+    name: "betactl",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "betactl", targets: ["betactl"]),
+        .library(name: "BetaKit", targets: ["BetaKit"]),
+        .library(name: "AppleFormats", targets: ["AppleFormats"]),
+        .library(name: "BetaServer", targets: ["BetaServer"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        // Exposes epoll/eventfd/sendfile on Linux; empty elsewhere (kqueue is in Darwin).
+        .systemLibrary(name: "CSystemShim"),
+
+        .target(name: "AppleFormats", dependencies: ["CZlib"]),
+        .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite"]),
+        .target(name: "BetaServer", dependencies: ["BetaKit", "CSystemShim", "CZlib"]),
+        .executableTarget(name: "betactl", dependencies: ["BetaKit", "BetaServer", "AppleFormats"]),
+
+        .testTarget(name: "AppleFormatsTests", dependencies: ["AppleFormats"]),
+        .testTarget(name: "BetaKitTests", dependencies: ["BetaKit", "AppleFormats"]),
+        .testTarget(name: "BetaServerTests", dependencies: ["BetaServer", "BetaKit"]),
+        .testTarget(name: "BetactlTests", dependencies: ["betactl", "BetaKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

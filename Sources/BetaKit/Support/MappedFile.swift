@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A read-only memory mapping of a whole file.
+///
+/// Parsers take `UnsafeRawBufferPointer`s; mapping lets a 500 MB dSYM or ipa be
+/// parsed without reading it into memory, and lets the kernel share pages
+/// between processes that look at the same archived blob.
+public final class MappedFile: Sendable {
+    /// The path the mapping was made from.
+    public let path: String
+    /// The number of bytes mapped.
+    public let count: Int
+    // Stored as an address so the class stays Sendable; the mapping is immutable.
+    private let address: UInt
+
+    /// Maps `path` read-only. An empty file maps to an empty buffer.
+    public init(path: String) throws(FileSystemError) {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileSystemError(operation: "open", path: path, errno: errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileSystemError(operation: "stat", path: path, errno: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw FileSystemError(operation: "map", path: path, errno: EISDIR)
+        }
+        count = Int(info.st_size)
+        if count == 0 {
+            address = 0
+            return
+        }
+        let mapped = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0)
+        guard let mapped, mapped != MAP_FAILED else {
+            throw FileSystemError(operation: "map", path: path, errno: errno)
+        }
+        address = UInt(bitPattern: mapped)
+    }
+
+    deinit {
+        if address != 0, let pointer = UnsafeMutableRawPointer(bitPattern: address) {
+            munmap(pointer, count)
+        }
+    }
+
+    /// The mapped bytes; valid for as long as this object is alive.
+    public var bytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: count)
+    }
+
+    /// Calls `body` with the mapped bytes, keeping the mapping alive for the call.
+    public func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try withExtendedLifetime(self) { () throws(E) -> R in try body(bytes) }
+    }
+}

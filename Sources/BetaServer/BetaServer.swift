@@ -1,0 +1,2 @@
+/// Placeholder so the module builds before its first type lands.
+enum BetaServerModule {}
