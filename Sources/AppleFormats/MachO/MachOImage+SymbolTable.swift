@@ -35,7 +35,7 @@ extension MachOImage {
     }
 
     /// The defined symbols in the LC_SYMTAB table of `image` (the slice this image was parsed from),
-    /// sorted by address.
+    /// sorted by address; symbols sharing an address keep their table order.
     ///
     /// Debugger stabs (`N_STAB`: the debug map dsymutil reads) and undefined, absolute and
     /// indirect symbols are skipped: only symbols that name a place inside a section remain.
@@ -83,7 +83,7 @@ extension MachOImage {
         } catch {
             throw MachOError.malformed("symbol table: \(error)")
         }
-        symbols.sort { ($0.address, $0.isExternal ? 0 : 1) < ($1.address, $1.isExternal ? 0 : 1) }
-        return symbols
+        // Sort on (address, table position) so the order is stable whatever the sort algorithm.
+        return symbols.enumerated().sorted { ($0.element.address, $0.offset) < ($1.element.address, $1.offset) }.map(\.element)
     }
 }

@@ -1,0 +1,57 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import AppleFormats
+
+/// A file that holds the symbols of one image: a dSYM's DWARF file or a Mach-O binary,
+/// identified by the image's UUID and architecture.
+public struct SymbolFile: Sendable, Hashable, CustomStringConvertible {
+    /// Where the file is.
+    public var path: String
+    /// The LC_UUID of the slice that holds the image.
+    public var uuid: UUID
+    /// That slice's architecture.
+    public var architecture: MachOArchitecture
+
+    /// Creates a reference to the `architecture` slice of `path` whose UUID is `uuid`.
+    public init(path: String, uuid: UUID, architecture: MachOArchitecture) {
+        self.path = path
+        self.uuid = uuid
+        self.architecture = architecture
+    }
+
+    /// "UUID (arch) in path".
+    public var description: String { "\(uuid.uuidString) (\(architecture.name)) in \(path)" }
+}
+
+/// Finds the symbol file for an image, given its UUID.
+///
+/// The symbolicator depends only on this protocol: explicit `--dsym` paths implement it
+/// today (`DSYMPathLocator`), and the release archive, which stores dSYMs by UUID and
+/// architecture, implements it too. Implementations must be cheap to call repeatedly.
+public protocol SymbolFileLocator: Sendable {
+    /// The file holding the image `uuid`, or nil when this locator has none. `architecture`
+    /// is a hint (crash reports name it); the UUID alone identifies the image.
+    func symbolFile(for uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile?
+}
+
+/// Asks several locators in turn (for example the archive, then explicit `--dsym` paths).
+public struct ChainedSymbolFileLocator: SymbolFileLocator {
+    /// The locators, in the order they are asked.
+    public var locators: [any SymbolFileLocator]
+
+    /// Creates a chain.
+    public init(_ locators: [any SymbolFileLocator]) {
+        self.locators = locators
+    }
+
+    /// The first answer any locator gives.
+    public func symbolFile(for uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile? {
+        for locator in locators {
+            if let found = try locator.symbolFile(for: uuid, architecture: architecture) { return found }
+        }
+        return nil
+    }
+}

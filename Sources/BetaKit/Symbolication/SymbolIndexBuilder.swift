@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import AppleFormats
+
+/// How far an index build has got, for progress bars.
+public struct SymbolIndexProgress: Sendable, Equatable {
+    /// Bytes of `__debug_info` processed so far.
+    public var completedBytes: Int
+    /// Total bytes of `__debug_info`.
+    public var totalBytes: Int
+
+    /// Completion between 0 and 1.
+    public var fraction: Double { totalBytes == 0 ? 1 : Double(completedBytes) / Double(totalBytes) }
+}
+
+/// What an index build found, and what it had to skip.
+public struct SymbolIndexBuildReport: Sendable {
+    /// Compile units read.
+    public var units = 0
+    /// Subroutines (functions and inlined calls) indexed.
+    public var subroutines = 0
+    /// Line-table rows indexed.
+    public var rows = 0
+    /// Symbol-table entries indexed.
+    public var symbols = 0
+    /// Damage that was skipped; the index holds everything else.
+    public var warnings: [String] = []
+}
+
+/// Builds a symbol index from one slice of a dSYM (or any Mach-O file with DWARF or a symbol
+/// table), streaming through compile units so memory stays flat for huge dSYMs.
+struct SymbolIndexBuilder {
+    let source: SymbolFile
+    let destination: String
+    let progress: (@Sendable (SymbolIndexProgress) -> Void)?
+
+    // Report progress at most this often (in bytes of __debug_info).
+    static let progressStep = 1 << 20
+
+    /// Reads `source` and writes the index to `destination` atomically (temporary file, then rename).
+    /// Checks for task cancellation between compile units.
+    func build() throws -> SymbolIndexBuildReport {
+        let mapped: MappedFile
+        do { mapped = try MappedFile(path: source.path) } catch { throw SymbolicationError.fileSystem(error) }
+        return try mapped.withBytes { bytes in try build(bytes: bytes) }
+    }
+
+    private func build(bytes: UnsafeRawBufferPointer) throws -> SymbolIndexBuildReport {
+        let file: MachOFile
+        do { file = try MachOFile(bytes: bytes) } catch { throw SymbolicationError.unreadable(path: source.path, reason: error.description) }
+        var chosen: (bytes: UnsafeRawBufferPointer, image: MachOImage)?
+        var available: [String] = []
+        for slice in file.slices {
+            let sliceBytes = MachOFile.bytes(of: slice, in: bytes)
+            guard let image = try? MachOImage(bytes: sliceBytes) else { continue }
+            if let uuid = image.uuid { available.append("\(uuid.uuidString) (\(image.architecture.name))") }
+            if image.uuid == source.uuid { chosen = (sliceBytes, image) }
+        }
+        guard let (slice, image) = chosen else {
+            throw SymbolicationError.uuidNotInFile(uuid: source.uuid.uuidString, path: source.path, available: available)
+        }
+        let directory = (destination as NSString).deletingLastPathComponent
+        let stem = "\(directory)/.\((destination as NSString).lastPathComponent).\(getpid()).\(UInt32.random(in: 0 ... .max))"
+        var writer = try IndexWriter(stem: stem)
+        var report = SymbolIndexBuildReport()
+
+        try writeSymbols(image: image, slice: slice, writer: &writer, report: &report)
+        let sections = DWARFSections(image: image, bytes: slice)
+        if sections.hasDebugInfo {
+            try writeDWARF(sections: sections, writer: &writer, report: &report)
+        }
+        try writer.finish(to: destination, uuid: source.uuid, architecture: image.architecture,
+                          textAddress: image.segment(named: "__TEXT")?.vmAddress ?? 0, sourceSize: UInt64(slice.count))
+        return report
+    }
+
+    private func writeSymbols(image: MachOImage, slice: UnsafeRawBufferPointer, writer: inout IndexWriter, report: inout SymbolIndexBuildReport) throws {
+        let symbols: [MachOSymbol]
+        do { symbols = try image.definedSymbols(in: slice, codeOnly: true) } catch {
+            report.warnings.append("symbol table: \(error)")
+            return
+        }
+        let sections = image.sectionsInSymbolOrder
+        // A symbol spans up to the next symbol at a higher address in its section, or the section end
+        // (how llvm-symbolizer sizes Mach-O symbols); among symbols sharing an address the last wins.
+        var bySection: [UInt8: [MachOSymbol]] = [:]
+        for symbol in symbols { bySection[symbol.sectionNumber, default: []].append(symbol) }
+        var entries: [(address: UInt64, end: UInt64, name: String)] = []
+        for (number, list) in bySection {
+            let section = Int(number) <= sections.count ? sections[Int(number) - 1] : nil
+            let sectionEnd = section.map { $0.address &+ $0.size } ?? 0
+            var index = 0
+            while index < list.count {
+                var last = index
+                while last + 1 < list.count && list[last + 1].address == list[index].address { last += 1 }
+                let end = last + 1 < list.count ? list[last + 1].address : Swift.max(sectionEnd, list[index].address)
+                var name = list[last].name
+                if name.hasPrefix("_") { name.removeFirst() }  // C symbols carry a leading underscore in Mach-O
+                entries.append((list[index].address, end, name))
+                index = last + 1
+            }
+        }
+        entries.sort { $0.address < $1.address }
+        for entry in entries {
+            let name = try writer.string(entry.name)
+            try writer.symbols.append(entry.address)
+            try writer.symbols.append(entry.end)
+            try writer.symbols.append(name)
+            try writer.symbols.append(UInt32(0))
+        }
+        report.symbols = entries.count
+    }
+
+    private func writeDWARF(sections: DWARFSections, writer: inout IndexWriter, report: inout SymbolIndexBuildReport) throws {
+        let context = DWARFContext(sections: sections)
+        if let error = context.unitHeaderError { report.warnings.append(error.description) }
+        var nextProgress = 0
+        let total = sections.info.count
+        for index in context.unitHeaders.indices {
+            if Task.isCancelled { throw CancellationError() }
+            let header = context.unitHeaders[index]
+            if let progress, header.offset >= nextProgress {
+                progress(SymbolIndexProgress(completedBytes: header.offset, totalBytes: total))
+                nextProgress = header.offset + Self.progressStep
+            }
+            let summary: DWARFUnitSummary
+            do { summary = try context.summary(ofUnitAt: index) } catch {
+                report.warnings.append(error.description)
+                continue
+            }
+            report.warnings += summary.errors.map(\.description)
+            report.units += 1
+            try writer.add(summary, sections: sections, report: &report)
+        }
+        progress?(SymbolIndexProgress(completedBytes: total, totalBytes: total))
+    }
+}
