@@ -1,0 +1,155 @@
+import Foundation
+
+extension CrashReport {
+    // Reports are at most a few megabytes; anything far larger is not a crash report.
+    static let maxSize = 64 << 20
+
+    /// Reads a crash report in any supported format: a text `.crash` (with or without a JSON
+    /// header line), a JSON `.ips` (bug_type 309), or an iOS 14 `.ips` whose body is text.
+    public init(data: Data) throws(CrashReportError) {
+        guard data.count <= Self.maxSize else {
+            throw CrashReportError.unrecognized("the file is \(data.count) bytes, far larger than any crash report")
+        }
+        try self.init(text: String(decoding: data, as: UTF8.self))
+    }
+
+    /// Reads a crash report from its text.
+    public init(text: String) throws(CrashReportError) {
+        var body = Substring(text)
+        if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
+        body = body.drop { $0.isWhitespace }
+        guard body.hasPrefix("{") else {
+            self = try Self.parseText(String(body), format: .text)
+            return
+        }
+        guard let headerEnd = Self.endOfJSONObject(body) else {
+            throw CrashReportError.malformed("the JSON at the start of the file never closes")
+        }
+        let first = Data(body[..<headerEnd].utf8)
+        let rest = body[headerEnd...].drop { $0.isWhitespace }
+        let decoder = JSONDecoder()
+        if rest.isEmpty {
+            // A body without its header line.
+            guard let document = try? decoder.decode(IPSBody.self, from: first), !document.threads.isEmpty || !document.usedImages.isEmpty else {
+                throw CrashReportError.unrecognized("the JSON has no threads or usedImages")
+            }
+            self = Self(ips: document, header: nil)
+            return
+        }
+        let header = try? decoder.decode(IPSHeader.self, from: first)
+        if rest.hasPrefix("{") {
+            let document: IPSBody
+            do { document = try decoder.decode(IPSBody.self, from: Data(rest.utf8)) } catch {
+                throw CrashReportError.malformed("the .ips body is not valid JSON (\(Self.describe(error)))")
+            }
+            self = Self(ips: document, header: header)
+            return
+        }
+        self = try Self.parseText(String(rest), format: .ipsText)
+        apply(header: header)
+    }
+
+    /// Where the JSON object starting at `text.startIndex` ends (one past its closing brace).
+    static func endOfJSONObject(_ text: Substring) -> Substring.Index? {
+        var depth = 0
+        var inString = false, escaped = false
+        var index = text.startIndex
+        for byte in text.utf8 {
+            defer { index = text.utf8.index(after: index) }
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"): depth += 1
+            case UInt8(ascii: "}"):
+                depth -= 1
+                if depth == 0 { return text.utf8.index(after: index) }
+            default: break
+            }
+        }
+        return nil
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if case let DecodingError.dataCorrupted(context) = error { return context.debugDescription }
+        return "\(error)"
+    }
+
+    /// Fills fields the text body lacks from the `.ips` header line.
+    mutating func apply(header: IPSHeader?) {
+        guard let header else { return }
+        bugType = header.bugType
+        incidentIdentifier = incidentIdentifier ?? header.incidentID
+        processName = processName ?? header.appName ?? header.name
+        bundleIdentifier = bundleIdentifier ?? header.bundleID
+        version = version ?? header.appVersion
+        build = build ?? header.buildVersion
+        osVersion = osVersion ?? header.osVersion
+        date = date ?? header.timestamp
+    }
+
+    init(ips document: IPSBody, header: IPSHeader?) {
+        self.init(format: .ips)
+        incidentIdentifier = document.incident
+        processName = document.procName
+        processID = document.pid
+        processPath = document.procPath
+        bundleIdentifier = document.bundleInfo?.identifier
+        version = document.bundleInfo?.shortVersion
+        build = document.bundleInfo?.version
+        if let os = document.osVersion, let train = os.train {
+            osVersion = os.build.map { "\(train) (\($0))" } ?? train
+        }
+        hardwareModel = document.modelCode
+        if let cpu = document.cpuType { codeType = cpu + (document.translated == true ? " (Translated)" : " (Native)") }
+        date = document.captureTime
+        if let e = document.exception {
+            exception = Exception(type: e.type, signal: e.signal, codes: e.codes, subtype: e.subtype, note: e.message)
+        }
+        if let t = document.termination {
+            terminationReason = [t.namespace, t.code.map { String($0) }, t.indicator].compactMap { $0 }.joined(separator: " ")
+        }
+        if let asi = document.asi, !asi.isEmpty {
+            applicationSpecificInformation = asi.keys.sorted().flatMap { asi[$0] ?? [] }.joined(separator: "\n")
+        }
+        crashedThread = document.faultingThread
+        images = document.usedImages.map { used in
+            let path = used.path
+            let name = used.name ?? path.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "???"
+            var image = Image(name: name, path: path, uuid: used.uuid.flatMap { TextParser.uuid($0[...]) }, architecture: used.arch,
+                              loadAddress: used.base ?? 0, endAddress: nil)
+            if let base = used.base, let size = used.size, size > 0 { image.endAddress = base &+ (size - 1) }
+            image.bundleIdentifier = used.bundleIdentifier
+            // An all-zero UUID marks an image the device could not identify.
+            if image.uuid == UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) { image.uuid = nil }
+            return image
+        }
+        threads = document.threads.enumerated().map { number, thread in
+            Thread(number: number, name: thread.name, queue: thread.queue,
+                   crashed: thread.triggered ?? (number == document.faultingThread), frames: frames(thread.frames))
+        }
+        lastExceptionBacktrace = document.lastExceptionBacktrace.map { frames($0) }
+        apply(header: header)
+        if bugType == nil { bugType = document.bugType }
+    }
+
+    private func frames(_ list: [IPSBody.Frame]) -> [Frame] {
+        list.enumerated().map { number, raw in
+            let offset = raw.imageOffset ?? 0
+            var frame: Frame
+            if let index = raw.imageIndex, images.indices.contains(index) {
+                let (address, overflow) = images[index].loadAddress.addingReportingOverflow(offset)
+                frame = Frame(number: number, address: overflow ? offset : address, imageIndex: index, imageName: images[index].name)
+            } else {
+                frame = Frame(number: number, address: offset)
+            }
+            frame.symbol = raw.symbol
+            frame.symbolOffset = raw.symbolLocation
+            frame.sourceFile = raw.sourceFile
+            frame.sourceLine = raw.sourceLine
+            return frame
+        }
+    }
+}
