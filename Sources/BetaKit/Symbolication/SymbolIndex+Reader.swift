@@ -84,8 +84,9 @@ extension SymbolIndex {
                     frames.append(location)
                 }
             }
-            if let symbol = try symbolName(address) {
+            if let (symbol, start) = try symbolName(address) {
                 frames[frames.count - 1].function = symbol
+                frames[frames.count - 1].symbolOffset = address &- start
             }
             if frames.count == 1, frames[0].function == nil, frames[0].file == nil { return [] }
             return frames
@@ -177,13 +178,13 @@ extension SymbolIndex {
             return false
         }
 
-        /// The symbol-table name covering `address`, if any.
-        func symbolName(_ address: UInt64) throws(SymbolicationError) -> String? {
+        /// The symbol-table name covering `address` and where that symbol starts, if any.
+        func symbolName(_ address: UInt64) throws(SymbolicationError) -> (String, UInt64)? {
             guard let symbol = lastAtOrBelow(.symbols, address, to: count(.symbols)) else { return nil }
             let end = field(.symbols, symbol, 8, as: UInt64.self)
             let start = field(.symbols, symbol, 0, as: UInt64.self)
-            guard address < end || end == start else { return nil }
-            return try string(at: field(.symbols, symbol, 16, as: UInt32.self))
+            guard address < end || end == start, let name = try string(at: field(.symbols, symbol, 16, as: UInt32.self)) else { return nil }
+            return (name, start)
         }
     }
 }

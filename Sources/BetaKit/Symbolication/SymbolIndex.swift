@@ -15,14 +15,18 @@ public struct SymbolicatedLocation: Sendable, Equatable, Codable {
     public var column: Int
     /// Whether this function was inlined into the next location's function.
     public var isInlined: Bool
+    /// How far the address is past the start of the symbol-table entry that names the
+    /// function (outermost location only), for "symbol + offset" renderings.
+    public var symbolOffset: UInt64?
 
     /// Creates a location.
-    public init(function: String?, file: String?, line: Int, column: Int, isInlined: Bool) {
+    public init(function: String?, file: String?, line: Int, column: Int, isInlined: Bool, symbolOffset: UInt64? = nil) {
         self.function = function
         self.file = file
         self.line = line
         self.column = column
         self.isInlined = isInlined
+        self.symbolOffset = symbolOffset
     }
 }
 
