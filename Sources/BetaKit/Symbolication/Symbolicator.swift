@@ -89,7 +89,7 @@ public struct Symbolicator: Sendable {
             if !result.locations.isEmpty { result.status = .fromReport }
             return result
         }
-        let lookupOffset = isReturnAddress && offset > 0 ? offset - 1 : offset
+        let lookupOffset = Self.lookupOffset(offset, isReturnAddress: isReturnAddress, architecture: index.architecture)
         var found: [SymbolicatedLocation]
         do {
             found = try index.lookup(imageOffset: lookupOffset)
@@ -115,6 +115,16 @@ public struct Symbolicator: Sendable {
             result.status = .fromReport
         }
         return result
+    }
+
+    /// The offset to look up for a frame. Return addresses point after the call, possibly into the
+    /// next function, so callers are looked up one byte earlier, as Apple's tools do. 32-bit ARM
+    /// return addresses carry the Thumb bit, which is cleared first: otherwise "minus one" only
+    /// undoes the bit and lands on the instruction after the call.
+    public static func lookupOffset(_ offset: UInt64, isReturnAddress: Bool, architecture: MachOArchitecture) -> UInt64 {
+        let isARM32 = architecture.cpuType == MachOArchitecture.armv7.cpuType
+        let address = isARM32 ? offset & ~1 : offset
+        return isReturnAddress && address > 0 ? address - 1 : address
     }
 
     /// What the report itself says about a frame (partially symbolicated reports).
