@@ -107,7 +107,7 @@ extension DWARFLineTable {
         let count = try r.uleb128()
         guard count <= UInt64(maxEntries) else { throw BinaryError.invalid(at: r.offset, "\(count) entries is implausible") }
         var result: [FileEntry] = []
-        result.reserveCapacity(Int(count))
+        result.reserveCapacity(Int(Swift.min(count, 4096)))
         for _ in 0 ..< count {
             var name: DWARFStringRef?
             var directory: UInt64 = 0

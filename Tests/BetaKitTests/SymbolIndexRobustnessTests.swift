@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+import AppleFormats
+@testable import BetaKit
+
+@Suite struct SymbolIndexRobustnessTests {
+    static let variant = SymbolFixtures.variants[1]
+
+    static func builtIndex() async throws -> (cache: SymbolIndexCache, file: SymbolFile, path: String) {
+        let cache = try SymbolIndexCache(directory: try SymbolFixtures.temporaryDirectory())
+        let file = try SymbolFixtures.symbolFile(variant)
+        let index = try await cache.index(for: file)
+        return (cache, file, index.path)
+    }
+
+    @Test func damagedIndexFilesThrowOrAnswerButNeverTrap() async throws {
+        let (_, _, path) = try await Self.builtIndex()
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let addresses = try SymbolFixtures.expected(Self.variant).map(\.address)
+        let scratch = try SymbolFixtures.temporaryDirectory() + "/damaged.symidx"
+        func probe(_ bytes: [UInt8]) throws {
+            try Data(bytes).write(to: URL(fileURLWithPath: scratch))
+            guard let index = try? SymbolIndex(path: scratch) else { return }
+            for address in addresses.prefix(200) { _ = try? index.lookup(address: address) }
+        }
+        let step = Swift.max(1, original.count / 150)
+        for length in stride(from: 0, to: original.count, by: step) { try probe(Array(original[..<length])) }
+        var mutated = original
+        // Past the checksummed header, flips reach the tables themselves.
+        for position in stride(from: 0, to: original.count, by: step) {
+            mutated[position] ^= 0xff
+            try probe(mutated)
+            mutated[position] = original[position]
+        }
+    }
+
+    @Test func corruptOrOutdatedIndexesAreRebuilt() async throws {
+        let (_, file, path) = try await Self.builtIndex()
+        let directory = (path as NSString).deletingLastPathComponent
+        let expected = try SymbolFixtures.expected(Self.variant)
+        for damage in ["garbage", "version"] {
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            if damage == "garbage" { bytes = [UInt8](repeating: 0x41, count: 100) } else { bytes[8] = 99 }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            #expect(throws: SymbolicationError.self) { try SymbolIndex(path: path) }
+            let index = try await SymbolIndexCache(directory: directory).index(for: file)
+            let sample = try #require(expected.first { $0.frames.count == 3 })
+            #expect(SymbolFixtures.frames(try index.lookup(address: sample.address)) == sample.frames)
+        }
+    }
+
+    @Test func damagedTablesAreRebuiltDuringSymbolication() async throws {
+        let (_, file, path) = try await Self.builtIndex()
+        // Point every root at a node that does not exist; the header stays valid.
+        let index = try SymbolIndex(path: path)
+        let roots = index.tables[Int(SymbolIndexFormat.Section.roots.rawValue)]
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        for record in 0 ..< roots.count { for i in 24 ..< 28 { bytes[roots.offset + record * 32 + i] = 0xff } }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let reopened = try SymbolIndex(path: path)
+        let expected = try SymbolFixtures.expected(Self.variant)
+        let sample = try #require(expected.first { $0.frames.count == 3 })
+        #expect(throws: SymbolicationError.self) { try reopened.lookup(address: sample.address) }
+
+        let report = try CrashReport(data: try LocalFixtures.data("symbols/crashes/App-legacy.crash"))
+        _ = file
+        let dwarf4 = try DSYMPathLocator(paths: [SymbolFixtures.path("arm64-dwarf4/App.dSYM")])
+        let cache = try SymbolIndexCache(directory: (path as NSString).deletingLastPathComponent)
+        // Damage the dwarf4 index the same way, then symbolicate through it.
+        let appFile = try #require(dwarf4.files.values.first)
+        let appIndex = try await cache.index(for: appFile)
+        var appBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: appIndex.path)))
+        let appRoots = appIndex.tables[Int(SymbolIndexFormat.Section.roots.rawValue)]
+        for record in 0 ..< appRoots.count { for i in 24 ..< 28 { appBytes[appRoots.offset + record * 32 + i] = 0xff } }
+        try Data(appBytes).write(to: URL(fileURLWithPath: appIndex.path))
+        let fresh = try SymbolIndexCache(directory: (path as NSString).deletingLastPathComponent)
+        let result = try await Symbolicator(locator: dwarf4, cache: fresh).symbolicate(report)
+        #expect(result.threads[0].frames[0].locations.map(\.function) == ["clamp_digit", "accumulate", "parse_number"])
+    }
+
+    @Test func damagedDSYMsBuildPartialIndexesOrFail() async throws {
+        let original = [UInt8](try LocalFixtures.data("symbols/" + Self.variant.dwarf))
+        let file = try SymbolFixtures.symbolFile(Self.variant)
+        let directory = try SymbolFixtures.temporaryDirectory()
+        let addresses = try SymbolFixtures.expected(Self.variant).map(\.address)
+        let step = Swift.max(1, original.count / 60)
+        var mutated = original
+        for position in stride(from: 0, to: original.count, by: step) {
+            mutated[position] ^= 0xff
+            let dsym = directory + "/App-\(position)"
+            try Data(mutated).write(to: URL(fileURLWithPath: dsym))
+            let builder = SymbolIndexBuilder(source: SymbolFile(path: dsym, uuid: file.uuid, architecture: file.architecture),
+                                             destination: directory + "/index-\(position)", progress: nil)
+            if (try? builder.build()) != nil, let index = try? SymbolIndex(path: directory + "/index-\(position)") {
+                for address in addresses.prefix(100) { _ = try? index.lookup(address: address) }
+            }
+            mutated[position] = original[position]
+        }
+    }
+
+    @Test func cancelledBuildStopsWithCancellationError() async throws {
+        let file = try SymbolFixtures.symbolFile(Self.variant)
+        let destination = try SymbolFixtures.temporaryDirectory() + "/cancelled.symidx"
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try SymbolIndexBuilder(source: file, destination: destination, progress: nil).build()
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(!FileManager.default.fileExists(atPath: destination))
+        // No scratch files are left behind.
+        let left = try FileManager.default.contentsOfDirectory(atPath: (destination as NSString).deletingLastPathComponent)
+        #expect(left.isEmpty)
+    }
+
+    @Test func buildsReportMonotonicProgressToCompletion() async throws {
+        let file = try SymbolFixtures.symbolFile(Self.variant)
+        let destination = try SymbolFixtures.temporaryDirectory() + "/progress.symidx"
+        final class Log: @unchecked Sendable {
+            let lock = NSLock()
+            var values: [SymbolIndexProgress] = []
+            func add(_ value: SymbolIndexProgress) { lock.withLock { values.append(value) } }
+        }
+        let log = Log()
+        let report = try SymbolIndexBuilder(source: file, destination: destination, progress: { log.add($0) }).build()
+        #expect(report.units >= 5)
+        #expect(report.warnings.isEmpty)
+        let fractions = log.lock.withLock { log.values.map(\.fraction) }
+        #expect(fractions.first == 0)
+        #expect(fractions.last == 1)
+        #expect(fractions == fractions.sorted())
+    }
+
+    @Test func concurrentRequestsShareOneIndex() async throws {
+        let cache = try SymbolIndexCache(directory: try SymbolFixtures.temporaryDirectory())
+        let file = try SymbolFixtures.symbolFile(Self.variant)
+        let indexes = try await withThrowingTaskGroup(of: SymbolIndex.self) { group in
+            for _ in 0 ..< 8 { group.addTask { try await cache.index(for: file) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(indexes.count == 8)
+        #expect(Set(indexes.map { ObjectIdentifier($0) }).count == 1)
+    }
+
+    @Test func wrongUUIDIsAnErrorNamingWhatTheFileHolds() throws {
+        let file = try SymbolFixtures.symbolFile(Self.variant)
+        let wrong = SymbolFile(path: file.path, uuid: UUID(), architecture: file.architecture)
+        let destination = try SymbolFixtures.temporaryDirectory() + "/wrong.symidx"
+        do {
+            _ = try SymbolIndexBuilder(source: wrong, destination: destination, progress: nil).build()
+            Issue.record("expected an error")
+        } catch let error as SymbolicationError {
+            #expect(error.description.contains(file.uuid.uuidString))
+            #expect(error.description.contains(wrong.uuid.uuidString))
+        }
+    }
+}
