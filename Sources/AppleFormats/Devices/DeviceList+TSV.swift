@@ -11,11 +11,11 @@ public enum DeviceListTSV {
         var sawContent = false
         var body = Substring(text)
         if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
-        let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is a single Character in Swift, so split on newline characters, not on "\n".
+        let lines = body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         for (index, rawLine) in lines.enumerated() {
             let number = index + 1
-            var line = rawLine
-            if line.hasSuffix("\r") { line = line.dropLast() }
+            let line = rawLine
             let stripped = line.drop { $0 == " " || $0 == "\t" }
             if stripped.isEmpty || stripped.hasPrefix("#") { continue }
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(trimSpaces)
