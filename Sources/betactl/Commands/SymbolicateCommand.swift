@@ -1,0 +1,72 @@
+import Foundation
+import AppleFormats
+import BetaKit
+
+/// `betactl symbolicate`: turns a tester's crash report into functions, files and lines.
+enum SymbolicateCommand: BetactlCommand {
+    static let spec = CommandSpec(
+        name: "symbolicate", summary: "Symbolicate a crash report (.crash or .ips) with archived or given dSYMs.",
+        arguments: [ArgumentSpec(name: "REPORT", help: "A crash report: .crash text, .ips JSON, or an iOS 14 .ips.")],
+        options: [
+            .repeated("--dsym", "PATH", "A .dSYM bundle, a folder containing dSYMs, or a DWARF file."),
+            .flag("--json", "Print the symbolicated report as JSON (frames, inlined locations, signature, missing images)."),
+        ],
+        discussion: """
+        Prints the report in Apple's text layout with each frame as `symbol (in Image) (File.swift:LINE)`; \
+        inlined functions get their own line marked [inlined]. Frames without symbols are kept as they were, \
+        and every image that had no symbols is named on standard error with its UUID. Symbol indexes are \
+        built on first use into <home>/cache/symbols/ (safe to delete).
+        """,
+        group: .crashes)
+
+    // Crash reports are a few hundred kilobytes; the largest real ones stay far below this.
+    static let maxReportSize = 64 << 20
+
+    static func run(_ invocation: Invocation) async throws {
+        let args = invocation.arguments
+        let path = args.argument("REPORT") ?? ""
+        let report: CrashReport
+        do {
+            report = try CrashReport(data: Data(try FileIO.readFile(path, limit: maxReportSize)))
+        } catch let error as CrashReportError {
+            throw CommandFailure(description: "\(path): \(error)", category: .invalidInput)
+        }
+        let home = try invocation.openHome()
+        let dsyms: DSYMPathLocator
+        do { dsyms = try DSYMPathLocator(paths: args.values("--dsym")) } catch {
+            throw CommandFailure(description: "\(error)", category: .invalidInput)
+        }
+        let cache = try SymbolIndexCache(directory: home.cachePath + "/symbols")
+        let progress = progressReporter(invocation)
+        let result = try await Symbolicator(locator: ChainedSymbolFileLocator([dsyms]), cache: cache).symbolicate(report, progress: progress)
+        if args.flag("--json") {
+            invocation.console.writeOut(try result.renderJSON() + "\n")
+        } else {
+            let text = result.renderText()
+            invocation.console.writeOut(text.hasSuffix("\n") ? text : text + "\n")
+        }
+        for image in result.imagesWithoutSymbols {
+            let uuid = image.uuid?.uuidString ?? "no UUID"
+            let kind = image.isAppImage ? "app image" : "system image"
+            invocation.warn("no symbols for \(kind) \(image.name) (\(uuid)): \(image.reason)")
+        }
+        if !result.imagesWithoutSymbols.contains(where: \.isAppImage) {
+            invocation.printError("Crash signature \(result.signature.key): \(result.signature)")
+        } else {
+            invocation.printError("Crash signature \(result.signature.key): \(result.signature) (pass the app's dSYM with --dsym for a symbolic signature)")
+        }
+    }
+
+    /// Prints index-build progress on standard error, rewriting one line on a terminal.
+    static func progressReporter(_ invocation: Invocation) -> @Sendable (SymbolIndexProgress) -> Void {
+        let console = invocation.console
+        return { progress in
+            let percent = Int(progress.fraction * 100)
+            guard console.errorIsTerminal else {
+                if progress.completedBytes == 0 { console.writeError("Indexing symbols (\(progress.totalBytes / 1024) KiB of DWARF)…\n") }
+                return
+            }
+            console.writeError("\rIndexing symbols: \(percent)%" + (progress.fraction >= 1 ? "\n" : ""))
+        }
+    }
+}
