@@ -82,46 +82,67 @@ struct IndexWriter {
         return id
     }
 
+    // Marks a file register whose path has not been looked up yet.
+    private static let unresolved = UInt32.max - 1
+
     /// Appends one compile unit's line rows and subroutines.
     mutating func add(_ summary: DWARFUnitSummary, sections: DWARFSections, report: inout SymbolIndexBuildReport) throws {
-        var unitFiles: [UInt64: UInt32] = [:]
+        // File registers are small integers: a flat table beats hashing for millions of rows.
+        var unitFiles = [UInt32](repeating: Self.unresolved, count: Swift.min((summary.lineTable?.files.count ?? 0) + 2, 1 << 16))
+        var overflowFiles: [UInt64: UInt32] = [:]
         func fileID(_ index: UInt64) throws -> UInt32 {
-            if let found = unitFiles[index] { return found }
+            if index < UInt64(unitFiles.count), unitFiles[Int(index)] != Self.unresolved { return unitFiles[Int(index)] }
+            if let found = overflowFiles[index] { return found }
             let id = try summary.path(ofFile: index, sections: sections).map { try file($0) } ?? SymbolIndexFormat.none
-            unitFiles[index] = id
+            if index < UInt64(unitFiles.count) { unitFiles[Int(index)] = id } else { overflowFiles[index] = id }
             return id
         }
         if let table = summary.lineTable {
+            var addresses: [UInt32] = [], infos: [UInt32] = []
+            addresses.reserveCapacity(table.rows.count)
+            infos.reserveCapacity(table.rows.count * 3)
             for sequence in table.sequences {
-                guard rowCount + sequence.count < Int(UInt32.max) else { throw SymbolicationError.tooLarge(path: stem, what: "line rows") }
                 let rows = table.rows[sequence]
-                guard let first = rows.first, let last = rows.last else { continue }
-                sequences.append((first.address, last.address, UInt32(rowCount), UInt32(rows.count)))
-                for row in rows {
-                    try rowAddresses.append(row.address)
-                    try rowInfo.append(row.isEndSequence ? SymbolIndexFormat.none : try fileID(row.file))
-                    try rowInfo.append(row.line)
-                    try rowInfo.append(Swift.min(row.column, SymbolIndexFormat.endSequenceFlag - 1) | (row.isEndSequence ? SymbolIndexFormat.endSequenceFlag : 0))
+                guard let first = rows.first, let last = rows.last, last.address &- first.address < UInt64(UInt32.max) else {
+                    report.warnings.append("a line sequence at 0x\(String(table.rows[sequence.lowerBound].address, radix: 16)) spans more than 4 GiB; skipped")
+                    continue
                 }
-                rowCount += rows.count
+                let start = addresses.count
+                var previous: (file: UInt32, line: UInt32, column: UInt32)?
+                for row in rows {
+                    let column = UInt32(Swift.min(row.column, UInt32(UInt16.max)))
+                    if row.isEndSequence {
+                        addresses.append(UInt32(truncatingIfNeeded: row.address &- first.address).littleEndian)
+                        infos += [SymbolIndexFormat.none.littleEndian, row.line.littleEndian, (column | UInt32(SymbolIndexFormat.endSequenceFlag) << 16).littleEndian]
+                        continue
+                    }
+                    let file = try fileID(row.file)
+                    if let previous, previous.file == file, previous.line == row.line, previous.column == column { continue }
+                    previous = (file, row.line, column)
+                    addresses.append(UInt32(truncatingIfNeeded: row.address &- first.address).littleEndian)
+                    infos += [file.littleEndian, row.line.littleEndian, column.littleEndian]
+                }
+                guard rowCount + addresses.count < Int(UInt32.max) else { throw SymbolicationError.tooLarge(path: stem, what: "line rows") }
+                sequences.append((first.address, last.address, UInt32(rowCount + start), UInt32(addresses.count - start)))
             }
-            report.rows += table.rows.count
+            try rowAddresses.append(littleEndian: addresses)
+            try rowInfo.append(littleEndian: infos)
+            rowCount += addresses.count
+            report.rows += addresses.count
         }
         let base = nodeCount, rangeBase = rangeCount
         guard base + summary.subroutines.count < Int(Int32.max), rangeBase + summary.ranges.count < Int(UInt32.max) else {
             throw SymbolicationError.tooLarge(path: stem, what: "subroutines")
         }
+        var records: [UInt32] = []
+        records.reserveCapacity(summary.subroutines.count * 8)
         for node in summary.subroutines {
             let name = try node.name.map { try string($0, sections: sections) } ?? SymbolIndexFormat.none
             let isTop = node.parent < 0 || summary.subroutines[node.parent].rangeCount == 0
-            try nodes.append(name)
-            try nodes.append(Int32(node.parent < 0 ? -1 : base + node.parent))
-            try nodes.append(UInt32(base + node.subtreeEnd))
-            try nodes.append(UInt32(rangeBase + node.rangeStart))
-            try nodes.append(UInt32(node.rangeCount))
-            try nodes.append(node.isInlined ? try fileID(node.callFile) : SymbolIndexFormat.none)
-            try nodes.append(UInt32(clamping: node.callLine))
-            try nodes.append(UInt32(clamping: node.callColumn))
+            records += [name.littleEndian, UInt32(bitPattern: Int32(node.parent < 0 ? -1 : base + node.parent)).littleEndian,
+                        UInt32(base + node.subtreeEnd).littleEndian, UInt32(rangeBase + node.rangeStart).littleEndian,
+                        UInt32(node.rangeCount).littleEndian, (node.isInlined ? try fileID(node.callFile) : SymbolIndexFormat.none).littleEndian,
+                        UInt32(clamping: node.callLine).littleEndian, UInt32(clamping: node.callColumn).littleEndian]
             if isTop {
                 let index = UInt32(nodeCount)
                 for range in summary.ranges[node.rangeStart ..< node.rangeStart + node.rangeCount] {
@@ -130,10 +151,8 @@ struct IndexWriter {
             }
             nodeCount += 1
         }
-        for range in summary.ranges {
-            try nodeRanges.append(range.low)
-            try nodeRanges.append(range.high)
-        }
+        try nodes.append(littleEndian: records)
+        try nodeRanges.append(littleEndian: summary.ranges.flatMap { [$0.low.littleEndian, $0.high.littleEndian] })
         rangeCount += summary.ranges.count
         report.subroutines += summary.subroutines.count
     }

@@ -35,9 +35,19 @@ final class SpillFile {
 
     /// Appends raw bytes.
     func append(bytes: UnsafeRawBufferPointer) throws {
-        buffer.append(contentsOf: bytes)
         count += bytes.count
+        if bytes.count >= Self.bufferSize {
+            try flush()
+            try Self.writeAll(fd, bytes, path: path)
+            return
+        }
+        buffer.append(contentsOf: bytes)
         if buffer.count >= Self.bufferSize { try flush() }
+    }
+
+    /// Appends integers already converted to little-endian (`.littleEndian`), in one copy.
+    func append<T: FixedWidthInteger>(littleEndian values: [T]) throws {
+        try values.withUnsafeBytes { try append(bytes: $0) }
     }
 
     func flush() throws {

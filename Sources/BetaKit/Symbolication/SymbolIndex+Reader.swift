@@ -110,11 +110,16 @@ extension SymbolIndex {
                     let first = Int(field(.sequences, candidate, 24, as: UInt32.self))
                     let rows = Int(field(.sequences, candidate, 28, as: UInt32.self))
                     guard rows >= 2, first <= count(.rowAddresses) - rows else { throw corrupt("sequence \(candidate) points outside the rows") }
-                    // The end row only marks where the sequence stops.
-                    let row = lastAtOrBelow(.rowAddresses, address, from: first, to: first + rows - 1) ?? first
-                    let column = field(.rowInfo, row, 8, as: UInt32.self)
+                    // The end row only marks where the sequence stops; row addresses are relative to `low`.
+                    let target = UInt32(truncatingIfNeeded: address - low)
+                    var lower = first, upper = first + rows - 1
+                    while lower < upper {
+                        let mid = lower + (upper - lower) / 2
+                        if field(.rowAddresses, mid, 0, as: UInt32.self) <= target { lower = mid + 1 } else { upper = mid }
+                    }
+                    let row = lower > first ? lower - 1 : first
                     return Row(file: field(.rowInfo, row, 0, as: UInt32.self), line: field(.rowInfo, row, 4, as: UInt32.self),
-                               column: column & ~SymbolIndexFormat.endSequenceFlag)
+                               column: UInt32(field(.rowInfo, row, 8, as: UInt16.self)))
                 }
                 candidate -= 1
                 steps += 1
@@ -183,7 +188,7 @@ extension SymbolIndex {
             guard let symbol = lastAtOrBelow(.symbols, address, to: count(.symbols)) else { return nil }
             let end = field(.symbols, symbol, 8, as: UInt64.self)
             let start = field(.symbols, symbol, 0, as: UInt64.self)
-            guard address < end || end == start, let name = try string(at: field(.symbols, symbol, 16, as: UInt32.self)) else { return nil }
+            guard address < end || end == start, let name = try string(at: UInt32(truncatingIfNeeded: field(.symbols, symbol, 16, as: UInt64.self))) else { return nil }
             return (name, start)
         }
     }

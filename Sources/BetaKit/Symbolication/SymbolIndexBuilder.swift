@@ -105,13 +105,13 @@ struct SymbolIndexBuilder {
             }
         }
         entries.sort { $0.address < $1.address }
+        var records: [UInt64] = []
+        records.reserveCapacity(entries.count * 3)
         for entry in entries {
             let name = try writer.string(entry.name)
-            try writer.symbols.append(entry.address)
-            try writer.symbols.append(entry.end)
-            try writer.symbols.append(name)
-            try writer.symbols.append(UInt32(0))
+            records += [entry.address.littleEndian, entry.end.littleEndian, UInt64(name).littleEndian]
         }
+        try writer.symbols.append(littleEndian: records)
         report.symbols = entries.count
     }
 
@@ -120,9 +120,13 @@ struct SymbolIndexBuilder {
         if let error = context.unitHeaderError { report.warnings.append(error.description) }
         var nextProgress = 0
         let total = sections.info.count
+        var infoReleaser = PageReleaser(sections.info), lineReleaser = PageReleaser(sections.line)
         for index in context.unitHeaders.indices {
             if Task.isCancelled { throw CancellationError() }
             let header = context.unitHeaders[index]
+            // Units are read in order, so pages behind the current one can go back to the file
+            // (a later lookup just reads them again): resident memory stays flat for huge dSYMs.
+            infoReleaser.release(below: header.offset)
             if let progress, header.offset >= nextProgress {
                 progress(SymbolIndexProgress(completedBytes: header.offset, totalBytes: total))
                 nextProgress = header.offset + Self.progressStep
@@ -134,8 +138,30 @@ struct SymbolIndexBuilder {
             }
             report.warnings += summary.errors.map(\.description)
             report.units += 1
+            if let lineOffset = summary.unit.lineTableOffset { lineReleaser.release(below: lineOffset) }
             try writer.add(summary, sections: sections, report: &report)
         }
         progress?(SymbolIndexProgress(completedBytes: total, totalBytes: total))
+    }
+}
+
+/// Hands the pages of a memory-mapped section back to the kernel once they have been read.
+struct PageReleaser {
+    let section: UnsafeRawBufferPointer
+    var released = 0
+    // Release in large steps: each call is a system call.
+    static let step = 16 << 20
+    static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    init(_ section: UnsafeRawBufferPointer) { self.section = section }
+
+    mutating func release(below offset: Int) {
+        guard offset - released >= Self.step, offset <= section.count, let base = section.baseAddress, Self.pageSize > 0 else { return }
+        let start = (Int(bitPattern: base) + released + Self.pageSize - 1) / Self.pageSize * Self.pageSize
+        let end = (Int(bitPattern: base) + offset) / Self.pageSize * Self.pageSize
+        if end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) {
+            _ = madvise(pointer, end - start, Int32(MADV_DONTNEED))
+        }
+        released = offset
     }
 }

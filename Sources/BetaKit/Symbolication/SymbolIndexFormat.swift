@@ -6,7 +6,7 @@
 /// Bump `version` whenever any layout or meaning changes: older files are then rebuilt.
 enum SymbolIndexFormat {
     static let magic: [UInt8] = Array("BKSYMIDX".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerSize = 128
     static let directoryEntrySize = 24
     // Header field offsets.
@@ -27,7 +27,7 @@ enum SymbolIndexFormat {
         case strings = 1
         /// `UInt32` string offsets of source file paths.
         case files = 2
-        /// `UInt64` addresses of line rows, sequence by sequence.
+        /// `UInt32` row addresses, each relative to its sequence's low address, sequence by sequence.
         case rowAddresses = 3
         /// `RowInfo` records parallel to `rowAddresses`.
         case rowInfo = 4
@@ -47,7 +47,7 @@ enum SymbolIndexFormat {
             switch self {
             case .strings: 1
             case .files: 4
-            case .rowAddresses: 8
+            case .rowAddresses: 4
             case .rowInfo: 12
             case .sequences: 32
             case .nodes: 32
@@ -60,17 +60,19 @@ enum SymbolIndexFormat {
 
     /// "No string" / "no file".
     static let none: UInt32 = .max
-    /// Set in `RowInfo.column` for the row that ends a sequence.
-    static let endSequenceFlag: UInt32 = 1 << 31
+    /// Set in `RowInfo.flags` for the row that ends a sequence.
+    static let endSequenceFlag: UInt16 = 1
 
     // Record layouts (byte offsets within a record):
-    // RowInfo:   file u32 @0, line u32 @4, column|flags u32 @8
+    // RowInfo:   file u32 @0, line u32 @4, column u16 @8 (clamped), flags u16 @10
+    //            Consecutive rows of a sequence with the same file, line and column are stored once:
+    //            a lookup takes the last row at or below the address, so they cannot change an answer.
     // Sequence:  low u64 @0, high u64 @8, maxHighSoFar u64 @16, firstRow u32 @24, rowCount u32 @28
     // Node:      name u32 @0, parent i32 @4, subtreeEnd u32 @8, rangeStart u32 @12, rangeCount u32 @16,
     //            callFile u32 @20, callLine u32 @24, callColumn u32 @28
     // Range:     low u64 @0, high u64 @8
     // RootRange: low u64 @0, high u64 @8, maxHighSoFar u64 @16, node u32 @24, reserved u32 @28
-    // Symbol:    address u64 @0, end u64 @8, name u32 @16, reserved u32 @20
+    // Symbol:    address u64 @0, end u64 @8, name u64 @16 (a string offset)
 
     /// FNV-1a, 64-bit: cheap integrity check of the header and directory.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
