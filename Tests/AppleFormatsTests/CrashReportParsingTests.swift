@@ -174,6 +174,16 @@ import Testing
         #expect(report.images.map(\.uuid) == legacy.images.map(\.uuid))
     }
 
+    @Test func windowsLineEndingsParseTheSame() throws {
+        let text = try String(contentsOf: LocalFixtures.url("symbols/crashes/App-exception.crash"), encoding: .utf8)
+        let crlf = try CrashReport(text: text.replacingOccurrences(of: "\n", with: "\r\n"))
+        let lf = try CrashReport(text: text)
+        #expect(crlf.threads == lf.threads)
+        #expect(crlf.images == lf.images)
+        #expect(crlf.lastExceptionBacktrace?.map(\.address) == lf.lastExceptionBacktrace?.map(\.address))
+        #expect(crlf.processName == "App")
+    }
+
     @Test func unrelatedTextIsRejected() {
         #expect(throws: CrashReportError.self) { try CrashReport(text: "hello world\nthis is not a crash report\n") }
         #expect(throws: CrashReportError.self) { try CrashReport(text: "{\"a\": 1") }

@@ -86,3 +86,18 @@ import Testing
         #expect(usage.status == 64)
     }
 }
+
+extension SymbolicateCommandTests {
+    @Test func severalReportsAreSymbolicatedInOneRun() throws {
+        let (dir, cli) = try initialisedHome()
+        defer { withExtendedLifetime(dir) {} }
+        let legacy = Self.report("App-legacy.crash"), ips = Self.report("App-309.ips")
+        let text = try cli.ok("symbolicate", legacy, ips, "--dsym", Self.dsym)
+        #expect(text.hasPrefix("==> \(legacy) <==\n"))
+        #expect(text.contains("==> \(ips) <==\n"))
+        #expect(text.components(separatedBy: "parse_number (in App) (parse.c:6)").count == 3)
+        let json = try cli.ok("symbolicate", legacy, ips, "--dsym", Self.dsym, "--json")
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        #expect(array.map { $0["format"] as? String } == ["text", "ips"])
+    }
+}

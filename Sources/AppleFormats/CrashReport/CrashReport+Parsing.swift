@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension CrashReport {
     // Reports are at most a few megabytes; anything far larger is not a crash report.

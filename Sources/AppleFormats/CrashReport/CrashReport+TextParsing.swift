@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension CrashReport {
     /// Parses the text layout of `.crash` files (report versions 104 to 106, and the text body of
@@ -6,7 +10,7 @@ extension CrashReport {
     static func parseText(_ text: String, format: Format) throws(CrashReportError) -> CrashReport {
         var report = CrashReport(format: format)
         report.text = text
-        var parser = TextParser(lines: text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 })
+        var parser = TextParser(lines: Substring.lines(of: text))
         parser.run(into: &report)
         guard !report.threads.isEmpty || !report.images.isEmpty || report.incidentIdentifier != nil || report.processName != nil else {
             throw CrashReportError.unrecognized("no header fields, threads or binary images were found")
@@ -44,17 +48,16 @@ struct TextParser {
     let lines: [Substring]
     var index = 0
 
-    static let architectures: Set<String> = ["arm64", "arm64e", "armv7", "armv7s", "armv7k", "armv6", "arm64_32", "arm",
-                                             "x86_64", "x86_64h", "i386", "ppc"]
+    static let architectures: Set<Substring> = ["arm64", "arm64e", "armv7", "armv7s", "armv7k", "armv6", "arm64_32", "arm",
+                                                "x86_64", "x86_64h", "i386", "ppc"]
 
     mutating func run(into report: inout CrashReport) {
         var names: [Int: String] = [:]
         while index < lines.count {
-            let line = lines[index]
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = lines[index].trimmed
             index += 1
             if trimmed.isEmpty { continue }
-            if trimmed == "Binary Images:" || trimmed.hasPrefix("Binary Images") && trimmed.hasSuffix(":") {
+            if trimmed.hasPrefix("Binary Images"), trimmed.hasSuffix(":") {
                 report.images += readImages()
                 continue
             }
@@ -69,7 +72,7 @@ struct TextParser {
             }
             if trimmed == "Application Specific Information:" {
                 var collected: [String] = []
-                while index < lines.count, !lines[index].trimmingCharacters(in: .whitespaces).isEmpty {
+                while index < lines.count, !lines[index].isBlankLine {
                     collected.append(String(lines[index]))
                     index += 1
                 }
@@ -84,7 +87,7 @@ struct TextParser {
                     var thread = CrashReport.Thread(number: number, crashed: crashed)
                     let name = names[number] ?? queue
                     if let name, name.hasPrefix("Dispatch queue:") {
-                        thread.queue = name.dropFirst("Dispatch queue:".count).trimmingCharacters(in: .whitespaces)
+                        thread.queue = String(Substring(name).dropFirst("Dispatch queue:".count).trimmed)
                     } else {
                         thread.name = name
                     }
@@ -95,58 +98,64 @@ struct TextParser {
                 }
                 continue
             }
-            if let colon = trimmed.firstIndex(of: ":") {
-                let key = trimmed[..<colon].trimmingCharacters(in: .whitespaces)
-                let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if let colon = trimmed.firstIndex(ofByte: UInt8(ascii: ":")) {
+                let key = trimmed[..<colon].trimmed
+                let value = trimmed[trimmed.utf8.index(after: colon)...].trimmed
                 Self.apply(key: key, value: value, to: &report)
             }
         }
     }
 
-    static func apply(key: String, value: String, to report: inout CrashReport) {
+    static func apply(key: Substring, value: Substring, to report: inout CrashReport) {
         guard !value.isEmpty else { return }
         switch key {
-        case "Incident Identifier": report.incidentIdentifier = value
-        case "Hardware Model": report.hardwareModel = value
+        case "Incident Identifier": report.incidentIdentifier = String(value)
+        case "Hardware Model": report.hardwareModel = String(value)
         case "Process":
-            if value.hasSuffix("]"), let open = value.lastIndex(of: "[") {
-                report.processName = value[..<open].trimmingCharacters(in: .whitespaces)
-                report.processID = Int(value[value.index(after: open) ..< value.index(before: value.endIndex)])
+            if let (name, inner) = trailingGroup(value, open: UInt8(ascii: "["), close: UInt8(ascii: "]")) {
+                report.processName = String(name)
+                report.processID = Int(inner)
             } else {
-                report.processName = value
+                report.processName = String(value)
             }
-        case "Path": report.processPath = value
-        case "Identifier": report.bundleIdentifier = value
+        case "Path": report.processPath = String(value)
+        case "Identifier": report.bundleIdentifier = String(value)
         case "Version":
             // "1.2 (42)": marketing version, then the build in parentheses.
-            if value.hasSuffix(")"), let open = value.lastIndex(of: "(") {
-                report.version = value[..<open].trimmingCharacters(in: .whitespaces)
-                report.build = String(value[value.index(after: open) ..< value.index(before: value.endIndex)])
+            if let (version, build) = trailingGroup(value, open: UInt8(ascii: "("), close: UInt8(ascii: ")")) {
+                report.version = String(version)
+                report.build = String(build)
             } else {
-                report.version = value
+                report.version = String(value)
             }
-        case "Code Type": report.codeType = value
-        case "OS Version": report.osVersion = value
-        case "Date/Time": report.date = value
-        case "Report Version": report.reportVersion = value
+        case "Code Type": report.codeType = String(value)
+        case "OS Version": report.osVersion = String(value)
+        case "Date/Time": report.date = String(value)
+        case "Report Version": report.reportVersion = String(value)
         case "Exception Type":
             var exception = report.exception ?? CrashReport.Exception()
-            if value.hasSuffix(")"), let open = value.lastIndex(of: "(") {
-                exception.type = value[..<open].trimmingCharacters(in: .whitespaces)
-                exception.signal = String(value[value.index(after: open) ..< value.index(before: value.endIndex)])
+            if let (type, signal) = trailingGroup(value, open: UInt8(ascii: "("), close: UInt8(ascii: ")")) {
+                exception.type = String(type)
+                exception.signal = String(signal)
             } else {
-                exception.type = value
+                exception.type = String(value)
             }
             report.exception = exception
-        case "Exception Codes": report.exception = (report.exception ?? .init()).with { $0.codes = value }
-        case "Exception Subtype": report.exception = (report.exception ?? .init()).with { $0.subtype = value }
-        case "Exception Note", "Exception Reason", "Exception Message": report.exception = (report.exception ?? .init()).with { $0.note = value }
-        case "Termination Reason": report.terminationReason = value
+        case "Exception Codes": report.exception = (report.exception ?? .init()).with { $0.codes = String(value) }
+        case "Exception Subtype": report.exception = (report.exception ?? .init()).with { $0.subtype = String(value) }
+        case "Exception Note", "Exception Reason", "Exception Message": report.exception = (report.exception ?? .init()).with { $0.note = String(value) }
+        case "Termination Reason": report.terminationReason = String(value)
         case "Triggered by Thread", "Crashed Thread":
-            let digits = value.prefix { $0.isNumber }
-            if let number = Int(digits) { report.crashedThread = number }
+            if let number = Int(value.leadingDigits) { report.crashedThread = number }
         default: break
         }
+    }
+
+    /// "text (inner)" split into its parts, when the value ends with a bracketed group.
+    static func trailingGroup(_ value: Substring, open: UInt8, close: UInt8) -> (Substring, Substring)? {
+        guard value.utf8.last == close, let start = value.lastIndex(ofByte: open) else { return nil }
+        let inner = value[value.utf8.index(after: start) ..< value.utf8.index(before: value.utf8.endIndex)]
+        return (value[..<start].trimmed, inner)
     }
 
     enum ThreadHeader {
@@ -157,15 +166,15 @@ struct TextParser {
 
     /// "Thread 3 name:  …", "Thread 0 Crashed:", "Thread 0 Crashed:: Dispatch queue: …", "Thread 1:",
     /// "Thread 0 crashed with ARM Thread State (64-bit):".
-    static func threadHeader(_ line: String) -> ThreadHeader? {
+    static func threadHeader(_ line: Substring) -> ThreadHeader? {
         let rest = line.dropFirst("Thread ".count)
-        let digits = rest.prefix { $0.isNumber }
-        guard let number = Int(digits) else { return nil }
-        let tail = rest.dropFirst(digits.count)
+        let digits = rest.leadingDigits
+        guard digits.utf8.count < 9, let number = Int(digits) else { return nil }
+        let tail = rest[digits.endIndex...]
         if tail.hasPrefix(" name:") {
-            return .name(number, tail.dropFirst(" name:".count).trimmingCharacters(in: .whitespaces))
+            return .name(number, String(tail.dropFirst(" name:".count).trimmed))
         }
-        if tail.hasPrefix(" crashed with") || tail.contains("Thread State") { return .state }
+        if tail.hasPrefix(" crashed with") || tail.range(ofASCII: "Thread State") != nil { return .state }
         var crashed = false
         var remainder = tail
         if remainder.hasPrefix(" Crashed") {
@@ -173,13 +182,13 @@ struct TextParser {
             remainder = remainder.dropFirst(" Crashed".count)
         }
         guard remainder.hasPrefix(":") else { return nil }
-        let queue = remainder.drop { $0 == ":" }.trimmingCharacters(in: .whitespaces)
-        return .start(number, crashed: crashed, queue: queue.isEmpty ? nil : queue)
+        let queue = remainder.drop { $0 == ":" }.trimmed
+        return .start(number, crashed: crashed, queue: queue.isEmpty ? nil : String(queue))
     }
 
     /// Register dumps are indented; old macOS reports follow them with "Binary Images:" without a blank line.
     mutating func skipRegisters() {
-        while index < lines.count, let first = lines[index].first, first == " " || first == "\t" { index += 1 }
+        while index < lines.count, let first = lines[index].utf8.first, first == 0x20 || first == 0x09 { index += 1 }
     }
 
     mutating func readFrames() -> [CrashReport.Frame] {
@@ -194,20 +203,21 @@ struct TextParser {
 
     /// The line form (numbered frames) or the compact form "(0x1 0x2 …)", which may wrap.
     mutating func readBacktrace() -> [CrashReport.Frame] {
-        while index < lines.count, lines[index].trimmingCharacters(in: .whitespaces).isEmpty { index += 1 }
+        while index < lines.count, lines[index].isBlankLine { index += 1 }
         guard index < lines.count else { return [] }
-        let first = lines[index].trimmingCharacters(in: .whitespaces)
-        guard first.hasPrefix("(") else { return readFrames() }
-        var text = ""
+        guard lines[index].trimmed.hasPrefix("(") else { return readFrames() }
         let start = index
+        var tokens: [Substring] = []
         while index < lines.count {
-            text += " " + lines[index]
+            let line = lines[index]
             index += 1
-            if text.contains(")") { break }
+            let closed = line.firstIndex(ofByte: UInt8(ascii: ")"))
+            let body = line[..<(closed ?? line.endIndex)]
+            tokens += body.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "(" })
+            if closed != nil { break }
         }
-        let inner = text.drop { $0 != "(" }.dropFirst().prefix { $0 != ")" }
         var frames: [CrashReport.Frame] = []
-        for token in inner.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
+        for token in tokens {
             guard let address = Self.hex(token) else { continue }
             var frame = CrashReport.Frame(number: frames.count, address: address)
             frame.textLine = start
@@ -223,67 +233,64 @@ struct TextParser {
 
     /// One frame line: `N  Image Name  0xADDRESS  (0xBASE + OFFSET | symbol + OFFSET [(file:line)])`.
     static func frame(_ line: Substring) -> CrashReport.Frame? {
-        let body = line.drop { $0 == " " || $0 == "\t" }
-        let digits = body.prefix { $0.isNumber }
-        guard let number = Int(digits), digits.count < 8 else { return nil }
-        let rest = body.dropFirst(digits.count)
-        guard let first = rest.first, first == " " || first == "\t" else { return nil }
-        // The address is the first whitespace-delimited hexadecimal token after the image name.
-        var cursor = rest.startIndex
-        var found: (Range<Substring.Index>, UInt64)?
-        while cursor < rest.endIndex {
-            guard let start = rest[cursor...].range(of: "0x")?.lowerBound else { break }
-            let before = start > rest.startIndex ? rest[rest.index(before: start)] : " "
-            let token = rest[start...].prefix { !$0.isWhitespace }
-            if before == " " || before == "\t", let value = hex(token) {
-                found = (start ..< token.endIndex, value)
+        let body = line.droppingLeadingBlanks
+        let digits = body.leadingDigits
+        guard !digits.isEmpty, digits.utf8.count < 8, let number = Int(digits) else { return nil }
+        let rest = body[digits.endIndex...]
+        guard let first = rest.utf8.first, first == 0x20 || first == 0x09 else { return nil }
+        // The address is the first blank-delimited hexadecimal token after the image name.
+        var cursor = rest[...]
+        var found: (Substring, UInt64)?
+        while let range = cursor.range(ofASCII: "0x") {
+            let before = rest.utf8[rest.utf8.index(before: range.lowerBound)]
+            let token = rest[range.lowerBound...].leadingToken
+            if before == 0x20 || before == 0x09, let value = hex(token) {
+                found = (token, value)
                 break
             }
-            cursor = rest.index(after: start)
+            cursor = rest[range.upperBound...]
         }
-        guard let (range, address) = found else { return nil }
+        guard let (token, address) = found else { return nil }
         var frame = CrashReport.Frame(number: number, address: address)
-        let name = rest[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
-        frame.imageName = name.isEmpty ? nil : name
-        var tail = rest[range.upperBound...].trimmingCharacters(in: .whitespaces)[...]
-        if tail.hasSuffix("[inlined]") { tail = tail.dropLast("[inlined]".count).trimmingCharacters(in: .whitespaces)[...] }
+        let name = rest[..<token.startIndex].trimmed
+        frame.imageName = name.isEmpty ? nil : String(name)
+        var tail = rest[token.endIndex...].trimmed
+        if tail.hasSuffix("[inlined]") { tail = tail.dropLast("[inlined]".count).trimmed }
         if tail.hasPrefix("0x") {
             // "0xBASE + OFFSET", possibly followed by "(symbol + N)" as KSCrash writes.
-            if let open = tail.firstIndex(of: "("), tail.hasSuffix(")") {
-                let inner = tail[tail.index(after: open) ..< tail.index(before: tail.endIndex)]
+            if let open = tail.firstIndex(ofByte: UInt8(ascii: "(")), tail.hasSuffix(")") {
+                let inner = tail[tail.utf8.index(after: open) ..< tail.utf8.index(before: tail.utf8.endIndex)]
                 (frame.symbol, frame.symbolOffset) = symbolAndOffset(inner)
             }
             return frame
         }
         // "symbol + N (File.swift:12)" or "symbol (in Image) (File.swift:12)".
-        if tail.hasSuffix(")"), let open = tail.lastIndex(of: "(") {
-            let inner = tail[tail.index(after: open) ..< tail.index(before: tail.endIndex)]
-            if let colon = inner.lastIndex(of: ":"), let lineNumber = Int(inner[inner.index(after: colon)...]) {
-                frame.sourceFile = String(inner[..<colon])
-                frame.sourceLine = lineNumber
-                tail = tail[..<open].trimmingCharacters(in: .whitespaces)[...]
-            }
+        if let (head, inner) = trailingGroup(tail, open: UInt8(ascii: "("), close: UInt8(ascii: ")")),
+           let colon = inner.lastIndex(ofByte: UInt8(ascii: ":")), let lineNumber = Int(inner[inner.utf8.index(after: colon)...]) {
+            frame.sourceFile = String(inner[..<colon])
+            frame.sourceLine = lineNumber
+            tail = head
         }
-        if let inImage = tail.range(of: " (in ") { tail = tail[..<inImage.lowerBound] }
+        if let inImage = tail.range(ofASCII: " (in ") { tail = tail[..<inImage.lowerBound] }
         if !tail.isEmpty { (frame.symbol, frame.symbolOffset) = symbolAndOffset(tail) }
         return frame
     }
 
     static func symbolAndOffset(_ text: Substring) -> (String?, UInt64?) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let plus = trimmed.range(of: " + ", options: .backwards), let offset = UInt64(trimmed[plus.upperBound...]) {
-            let symbol = trimmed[..<plus.lowerBound].trimmingCharacters(in: .whitespaces)
-            return (symbol.isEmpty ? nil : symbol, offset)
+        let trimmed = text.trimmed
+        if let plus = trimmed.lastRange(ofASCII: " + "), let offset = UInt64(trimmed[plus.upperBound...]) {
+            let symbol = trimmed[..<plus.lowerBound].trimmed
+            return (symbol.isEmpty ? nil : String(symbol), offset)
         }
-        return (trimmed.isEmpty ? nil : trimmed, nil)
+        return (trimmed.isEmpty ? nil : String(trimmed), nil)
     }
 
     mutating func readImages() -> [CrashReport.Image] {
         var images: [CrashReport.Image] = []
         while index < lines.count {
-            let trimmed = lines[index].trimmingCharacters(in: .whitespaces)
+            let trimmed = lines[index].trimmed
             if trimmed.isEmpty { break }
-            if let image = Self.image(trimmed[...]) { images.append(image) }
+            if let image = Self.image(trimmed) { images.append(image) }
             index += 1
         }
         return images
@@ -291,58 +298,63 @@ struct TextParser {
 
     /// `0xSTART - 0xEND [+]name [arch] [(version)] <uuid> /path`.
     static func image(_ line: Substring) -> CrashReport.Image? {
-        let startToken = line.prefix { !$0.isWhitespace }
+        let startToken = line.leadingToken
         guard let start = hex(startToken) else { return nil }
-        var rest = line.dropFirst(startToken.count).drop { $0.isWhitespace }
+        var rest = line[startToken.endIndex...].droppingLeadingBlanks
         guard rest.hasPrefix("-") else { return nil }
-        rest = rest.dropFirst().drop { $0.isWhitespace }
-        let endToken = rest.prefix { !$0.isWhitespace }
+        rest = rest.dropFirst().droppingLeadingBlanks
+        let endToken = rest.leadingToken
         let end = hex(endToken)
-        rest = rest.dropFirst(endToken.count).drop { $0.isWhitespace }
+        rest = rest[endToken.endIndex...].droppingLeadingBlanks
         var uuid: UUID?
         var path: String?
         var descriptor = rest
-        if let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
-            uuid = Self.uuid(rest[rest.index(after: open) ..< close])
+        if let open = rest.firstIndex(ofByte: UInt8(ascii: "<")), let close = rest[open...].firstIndex(ofByte: UInt8(ascii: ">")) {
+            uuid = Self.uuid(rest[rest.utf8.index(after: open) ..< close])
             descriptor = rest[..<open]
-            let after = rest[rest.index(after: close)...].trimmingCharacters(in: .whitespaces)
-            path = after.isEmpty ? nil : after
-        } else if let slash = rest.range(of: " /") {
+            let after = rest[rest.utf8.index(after: close)...].trimmed
+            path = after.isEmpty ? nil : String(after)
+        } else if let slash = rest.range(ofASCII: " /") {
             descriptor = rest[..<slash.lowerBound]
-            path = rest[rest.index(after: slash.lowerBound)...].trimmingCharacters(in: .whitespaces)
+            path = String(rest[rest.utf8.index(after: slash.lowerBound)...].trimmed)
         }
-        var text = descriptor.trimmingCharacters(in: .whitespaces)
-        if text.hasPrefix("+") { text.removeFirst() }
+        var text = descriptor.trimmed
+        if text.hasPrefix("+") { text = text.dropFirst() }
         var architecture: String?
         // Trailing "(version)" groups and an architecture, bare or in parentheses.
         for _ in 0 ..< 4 {
-            if text.hasSuffix(")"), let open = text.lastIndex(of: "(") {
-                let inner = String(text[text.index(after: open) ..< text.index(before: text.endIndex)])
-                if architectures.contains(inner) { architecture = inner }
-                text = text[..<open].trimmingCharacters(in: .whitespaces)
+            if let (head, inner) = trailingGroup(text, open: UInt8(ascii: "("), close: UInt8(ascii: ")")) {
+                if architectures.contains(inner) { architecture = String(inner) }
+                text = head
                 continue
             }
-            if let space = text.lastIndex(of: " "), architectures.contains(String(text[text.index(after: space)...])) {
-                architecture = String(text[text.index(after: space)...])
-                text = text[..<space].trimmingCharacters(in: .whitespaces)
+            if let space = text.lastIndex(ofByte: 0x20), architectures.contains(text[text.utf8.index(after: space)...]) {
+                architecture = String(text[text.utf8.index(after: space)...])
+                text = text[..<space].trimmed
             }
             break
         }
-        if text.isEmpty, let path { text = String(path.split(separator: "/").last ?? "") }
-        var image = CrashReport.Image(name: text.isEmpty ? "???" : text, path: path, uuid: uuid, architecture: architecture,
+        var name = String(text)
+        if name.isEmpty, let path { name = String(path.split(separator: "/").last ?? "") }
+        var image = CrashReport.Image(name: name.isEmpty ? "???" : name, path: path, uuid: uuid, architecture: architecture,
                                       loadAddress: start, endAddress: end)
-        if text.contains("."), !text.contains(" "), let path, !path.hasSuffix("/" + text) { image.bundleIdentifier = text }
+        if name.contains("."), !name.contains(" "), let path, !path.hasSuffix("/" + name) { image.bundleIdentifier = name }
         return image
     }
 
     /// A UUID written with or without dashes, in either case.
     static func uuid(_ text: Substring) -> UUID? {
-        let hexDigits = text.filter { $0 != "-" }
-        guard hexDigits.count == 32, hexDigits.allSatisfy(\.isHexDigit) else { return nil }
+        var hexDigits: [UInt8] = []
+        for byte in text.utf8 where byte != UInt8(ascii: "-") {
+            guard byte.isASCIIHexDigit, hexDigits.count < 32 else { return nil }
+            hexDigits.append(byte)
+        }
+        guard hexDigits.count == 32 else { return nil }
         var dashed = ""
-        for (i, character) in hexDigits.enumerated() {
-            if [8, 12, 16, 20].contains(i) { dashed.append("-") }
-            dashed.append(character)
+        dashed.reserveCapacity(36)
+        for (i, byte) in hexDigits.enumerated() {
+            if i == 8 || i == 12 || i == 16 || i == 20 { dashed.append("-") }
+            dashed.append(Character(Unicode.Scalar(byte)))
         }
         return UUID(uuidString: dashed)
     }

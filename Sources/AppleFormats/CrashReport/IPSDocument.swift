@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The JSON of `.ips` files, decoded leniently: a field of an unexpected type reads as absent
 /// instead of failing the whole report, so damaged reports still give what they can.

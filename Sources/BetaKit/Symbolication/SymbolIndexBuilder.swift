@@ -63,8 +63,10 @@ struct SymbolIndexBuilder {
         guard let (slice, image) = chosen else {
             throw SymbolicationError.uuidNotInFile(uuid: source.uuid.uuidString, path: source.path, available: available)
         }
-        let directory = (destination as NSString).deletingLastPathComponent
-        let stem = "\(directory)/.\((destination as NSString).lastPathComponent).\(getpid()).\(UInt32.random(in: 0 ... .max))"
+        let slash = destination.lastIndex(of: "/")
+        let directory = slash.map { String(destination[..<$0]) } ?? "."
+        let name = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
+        let stem = "\(directory)/.\(name).\(getpid()).\(UInt32.random(in: 0 ... .max))"
         var writer = try IndexWriter(stem: stem)
         var report = SymbolIndexBuildReport()
 

@@ -15,20 +15,29 @@ extension SymbolicatedReport {
         return renderFromModel()
     }
 
-    private var uses64BitAddresses: Bool {
-        if let code = report.codeType { return code.contains("64") }
-        return report.images.contains { $0.loadAddress > UInt64(UInt32.max) }
+    /// How many hex digits addresses are printed with: 16 for 64-bit processes, 8 for 32-bit ones.
+    var addressDigits: Int {
+        if let code = report.codeType { return code.containsBytes("64") ? 16 : 8 }
+        return report.images.contains { $0.loadAddress > UInt64(UInt32.max) } ? 16 : 8
     }
 
-    func frameLines(_ frame: Frame) -> [String] {
+    // Padding strings, so rendering a frame does not build them character by character.
+    private static let spaces: [String] = (0 ... 64).map { String(repeating: " ", count: $0) }
+    private static let zeros: [String] = (0 ... 16).map { String(repeating: "0", count: $0) }
+
+    func frameLines(_ frame: Frame, digits: Int) -> [String] {
         let number = String(frame.frame.number)
-        let prefix = number + String(repeating: " ", count: Swift.max(1, 4 - number.count))
         let imageName = frame.image?.name ?? frame.frame.imageName ?? "???"
-        let paddedImage = imageName + String(repeating: " ", count: Swift.max(1, 36 - imageName.count))
-        let digits = uses64BitAddresses ? 16 : 8
         let hex = String(frame.frame.address, radix: 16)
-        let address = "0x" + String(repeating: "0", count: Swift.max(0, digits - hex.count)) + hex
-        let head = prefix + paddedImage + "\t" + address + " "
+        var head = number
+        head.reserveCapacity(64 + imageName.utf8.count)
+        head += Self.spaces[Swift.max(1, 4 - number.utf8.count)]
+        head += imageName
+        head += Self.spaces[Swift.min(64, Swift.max(1, 36 - imageName.count))]
+        head += "\t0x"
+        head += Self.zeros[Swift.min(16, Swift.max(0, digits - hex.utf8.count))]
+        head += hex
+        head += " "
         guard !frame.locations.isEmpty else {
             guard let image = frame.image, let offset = frame.imageOffset else { return [head + "0x0 + 0"] }
             return [head + "0x" + String(image.loadAddress, radix: 16) + " + \(offset)"]
@@ -37,7 +46,7 @@ extension SymbolicatedReport {
             var text = location.function ?? "???"
             text += " (in \(imageName))"
             if let file = location.file, location.line > 0 {
-                text += " (\((file as NSString).lastPathComponent):\(location.line))"
+                text += " (\(Self.lastPathComponent(file)):\(location.line))"
             } else if let offset = location.symbolOffset {
                 text += " + \(offset)"
             }
@@ -46,25 +55,31 @@ extension SymbolicatedReport {
         }
     }
 
+    static func lastPathComponent(_ path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[path.utf8.index(after: slash)...])
+    }
+
     private func renderEditing(_ text: String) -> String {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(Substring($0)) }
         var replacements: [Int: [String]] = [:]
+        let digits = addressDigits
         var removed = Set<Int>()
         for frame in threads.flatMap(\.frames) {
-            if let line = frame.frame.textLine { replacements[line] = frameLines(frame) }
+            if let line = frame.frame.textLine { replacements[line] = frameLines(frame, digits: digits) }
         }
         if let backtrace = lastExceptionBacktrace, let first = backtrace.first?.frame.textLine,
-           first < lines.count, lines[first].trimmingCharacters(in: .whitespaces).hasPrefix("(") {
+           first < lines.count, lines[first].drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("(") {
             // The compact "(0x… 0x…)" form becomes numbered frames, as symbolicatecrash writes it.
             var end = first
-            while end < lines.count - 1, !lines[end].contains(")") {
+            while end < lines.count - 1, !lines[end].utf8.contains(UInt8(ascii: ")")) {
                 end += 1
                 removed.insert(end)
             }
-            replacements[first] = backtrace.flatMap(frameLines)
+            replacements[first] = backtrace.flatMap { frameLines($0, digits: digits) }
         } else {
             for frame in lastExceptionBacktrace ?? [] {
-                if let line = frame.frame.textLine { replacements[line] = frameLines(frame) }
+                if let line = frame.frame.textLine { replacements[line] = frameLines(frame, digits: digits) }
             }
         }
         var output: [String] = []
@@ -78,6 +93,7 @@ extension SymbolicatedReport {
 
     private func renderFromModel() -> String {
         var out: [String] = []
+        let digits = addressDigits
         func field(_ key: String, _ value: String?) {
             guard let value else { return }
             out.append(key + ":" + String(repeating: " ", count: Swift.max(1, 21 - key.count - 1)) + value)
@@ -115,7 +131,7 @@ extension SymbolicatedReport {
         }
         if let backtrace = lastExceptionBacktrace {
             out.append("Last Exception Backtrace:")
-            out += backtrace.flatMap(frameLines)
+            out += backtrace.flatMap { frameLines($0, digits: digits) }
             out.append("")
         }
         for thread in threads {
@@ -123,7 +139,7 @@ extension SymbolicatedReport {
                 out.append("Thread \(thread.number) name:   \(name)")
             }
             out.append("Thread \(thread.number)\(thread.crashed ? " Crashed" : ""):")
-            out += thread.frames.flatMap(frameLines)
+            out += thread.frames.flatMap { frameLines($0, digits: digits) }
             out.append("")
         }
         out.append("")

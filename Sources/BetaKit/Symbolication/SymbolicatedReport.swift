@@ -94,8 +94,20 @@ extension CrashReport {
         if let path = image.path {
             if path.hasPrefix("/System/") || path.hasPrefix("/usr/") || path.hasPrefix("/Library/Apple/") { return false }
             if path == processPath { return true }
-            return path.contains(".app/") || path.contains(".appex/") || path.contains(".xctest/")
+            return path.containsBytes(".app/") || path.containsBytes(".appex/") || path.containsBytes(".xctest/")
         }
         return image.name == processName
+    }
+}
+
+extension String {
+    /// Whether `needle` occurs in the string, compared byte by byte (no Unicode or locale work).
+    func containsBytes(_ needle: String) -> Bool {
+        let haystack = Array(utf8), pattern = Array(needle.utf8)
+        guard !pattern.isEmpty, haystack.count >= pattern.count else { return pattern.isEmpty }
+        for start in 0 ... haystack.count - pattern.count where haystack[start] == pattern[0] {
+            if haystack[start ..< start + pattern.count].elementsEqual(pattern) { return true }
+        }
+        return false
     }
 }

@@ -45,13 +45,14 @@ public struct Symbolicator: Sendable {
             }
         }
 
+        var names: [String: String] = [:]  // raw -> demangled, as frames repeat functions
         var result = SymbolicatedReport(report: report, threads: [], lastExceptionBacktrace: nil, imagesWithoutSymbols: [],
                                         signature: CrashSignature(exceptionType: "", frames: []))
         for thread in report.threads {
             var frames: [SymbolicatedReport.Frame] = []
             for frame in thread.frames {
                 // Frame 0 is where the thread stopped; the others are return addresses.
-                frames.append(try await resolve(frame, isReturnAddress: frame.number > 0, report: report, indexes: &indexes, missing: &missing))
+                frames.append(try await resolve(frame, isReturnAddress: frame.number > 0, report: report, indexes: &indexes, missing: &missing, names: &names))
             }
             result.threads.append(.init(number: thread.number, name: thread.name, queue: thread.queue, crashed: thread.crashed, frames: frames))
         }
@@ -59,7 +60,7 @@ public struct Symbolicator: Sendable {
             var frames: [SymbolicatedReport.Frame] = []
             for frame in backtrace {
                 // Every exception backtrace entry is a return address recorded by the throw.
-                frames.append(try await resolve(frame, isReturnAddress: true, report: report, indexes: &indexes, missing: &missing))
+                frames.append(try await resolve(frame, isReturnAddress: true, report: report, indexes: &indexes, missing: &missing, names: &names))
             }
             result.lastExceptionBacktrace = frames
         }
@@ -77,7 +78,8 @@ public struct Symbolicator: Sendable {
     }
 
     private func resolve(_ frame: CrashReport.Frame, isReturnAddress: Bool, report: CrashReport,
-                         indexes: inout [Int: SymbolIndex], missing: inout [Int: String]) async throws -> SymbolicatedReport.Frame {
+                         indexes: inout [Int: SymbolIndex], missing: inout [Int: String],
+                         names: inout [String: String]) async throws -> SymbolicatedReport.Frame {
         guard let imageIndex = imageIndex(of: frame, in: report) else {
             return .init(frame: frame, image: nil, imageOffset: nil, locations: reportLocations(frame), status: frame.symbol == nil ? .noImage : .fromReport)
         }
@@ -105,8 +107,14 @@ public struct Symbolicator: Sendable {
             indexes[imageIndex] = rebuilt
             found = (try? rebuilt.lookup(imageOffset: lookupOffset)) ?? []
         }
+        func display(_ raw: String) -> String {
+            if let known = names[raw] { return known }
+            let shown = SymbolDemangler.demangle(raw)
+            names[raw] = shown
+            return shown
+        }
         result.locations = found.map { location in
-            .init(function: location.function.map(SymbolDemangler.demangle), rawFunction: location.function, file: location.file,
+            .init(function: location.function.map(display), rawFunction: location.function, file: location.file,
                   line: location.line, column: location.column, inlined: location.isInlined, symbolOffset: location.symbolOffset)
         }
         result.status = result.locations.isEmpty ? .notFound : .symbolicated

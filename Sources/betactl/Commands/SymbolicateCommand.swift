@@ -6,7 +6,8 @@ import BetaKit
 enum SymbolicateCommand: BetactlCommand {
     static let spec = CommandSpec(
         name: "symbolicate", summary: "Symbolicate a crash report (.crash or .ips) with archived or given dSYMs.",
-        arguments: [ArgumentSpec(name: "REPORT", help: "A crash report: .crash text, .ips JSON, or an iOS 14 .ips.")],
+        arguments: [ArgumentSpec(name: "REPORT", help: "A crash report: .crash text, .ips JSON, or an iOS 14 .ips. Several may be given.",
+                                 isRepeated: true)],
         options: [
             .repeated("--dsym", "PATH", "A .dSYM bundle, a folder containing dSYMs, or a DWARF file."),
             .flag("--json", "Print the symbolicated report as JSON (frames, inlined locations, signature, missing images)."),
@@ -15,7 +16,8 @@ enum SymbolicateCommand: BetactlCommand {
         Prints the report in Apple's text layout with each frame as `symbol (in Image) (File.swift:LINE)`; \
         inlined functions get their own line marked [inlined]. Frames without symbols are kept as they were, \
         and every image that had no symbols is named on standard error with its UUID. Symbol indexes are \
-        built on first use into <home>/cache/symbols/ (safe to delete).
+        built on first use into <home>/cache/symbols/ (safe to delete). With several reports, each is \
+        preceded by a `==> REPORT <==` line, and --json prints an array.
         """,
         group: .crashes)
 
@@ -24,12 +26,16 @@ enum SymbolicateCommand: BetactlCommand {
 
     static func run(_ invocation: Invocation) async throws {
         let args = invocation.arguments
-        let path = args.argument("REPORT") ?? ""
-        let report: CrashReport
-        do {
-            report = try CrashReport(data: Data(try FileIO.readFile(path, limit: maxReportSize)))
-        } catch let error as CrashReportError {
-            throw CommandFailure(description: "\(path): \(error)", category: .invalidInput)
+        let paths = args.arguments("REPORT")
+        guard !paths.isEmpty else { throw invocation.usageError("give the crash report to symbolicate (betactl symbolicate REPORT)") }
+        // Read every report first so a bad one fails before any output.
+        var reports: [CrashReport] = []
+        for path in paths {
+            do {
+                reports.append(try CrashReport(data: Data(try FileIO.readFile(path, limit: maxReportSize))))
+            } catch let error as CrashReportError {
+                throw CommandFailure(description: "\(path): \(error)", category: .invalidInput)
+            }
         }
         let home = try invocation.openHome()
         let dsyms: DSYMPathLocator
@@ -37,23 +43,29 @@ enum SymbolicateCommand: BetactlCommand {
             throw CommandFailure(description: "\(error)", category: .invalidInput)
         }
         let cache = try SymbolIndexCache(directory: home.cachePath + "/symbols")
+        let symbolicator = Symbolicator(locator: ChainedSymbolFileLocator([dsyms]), cache: cache)
         let progress = progressReporter(invocation)
-        let result = try await Symbolicator(locator: ChainedSymbolFileLocator([dsyms]), cache: cache).symbolicate(report, progress: progress)
+        let several = paths.count > 1
+        var json: [String] = []
+        for (path, report) in zip(paths, reports) {
+            let result = try await symbolicator.symbolicate(report, progress: progress)
+            if args.flag("--json") {
+                json.append(try result.renderJSON())
+            } else {
+                let text = result.renderText()
+                invocation.console.writeOut((several ? "==> \(path) <==\n" : "") + text + (text.hasSuffix("\n") ? "" : "\n"))
+            }
+            let prefix = several ? "\(path): " : ""
+            for image in result.imagesWithoutSymbols {
+                let uuid = image.uuid?.uuidString ?? "no UUID"
+                let kind = image.isAppImage ? "app image" : "system image"
+                invocation.warn("\(prefix)no symbols for \(kind) \(image.name) (\(uuid)): \(image.reason)")
+            }
+            let hint = result.imagesWithoutSymbols.contains(where: \.isAppImage) ? " (pass the app's dSYM with --dsym for a symbolic signature)" : ""
+            invocation.printError("\(prefix)Crash signature \(result.signature.key): \(result.signature)\(hint)")
+        }
         if args.flag("--json") {
-            invocation.console.writeOut(try result.renderJSON() + "\n")
-        } else {
-            let text = result.renderText()
-            invocation.console.writeOut(text.hasSuffix("\n") ? text : text + "\n")
-        }
-        for image in result.imagesWithoutSymbols {
-            let uuid = image.uuid?.uuidString ?? "no UUID"
-            let kind = image.isAppImage ? "app image" : "system image"
-            invocation.warn("no symbols for \(kind) \(image.name) (\(uuid)): \(image.reason)")
-        }
-        if !result.imagesWithoutSymbols.contains(where: \.isAppImage) {
-            invocation.printError("Crash signature \(result.signature.key): \(result.signature)")
-        } else {
-            invocation.printError("Crash signature \(result.signature.key): \(result.signature) (pass the app's dSYM with --dsym for a symbolic signature)")
+            invocation.console.writeOut((several ? "[\n" + json.joined(separator: ",\n") + "\n]" : json.joined()) + "\n")
         }
     }
 

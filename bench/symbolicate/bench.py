@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark: `betactl symbolicate` against llvm-symbolizer on the same addresses,
+and betactl's symbol-index build against `llvm-dwarfdump --debug-line` on the same dSYM.
+
+For each dataset it
+  1. builds the index with a cold cache (wall time, peak RSS, peak anonymous memory) and runs
+     llvm-dwarfdump-19 --debug-line on the same DWARF file;
+  2. writes N crash reports (3 threads x 25 frames in the image, plus system frames) and
+     symbolicates each one with a warm index, one process per report, and gives llvm-symbolizer-19
+     --inlines exactly the addresses betactl looks up (pc for frame 0, return address - 1 for the
+     others), also one process per report;
+  3. checks that both agree on every frame (function, file, line).
+
+Prints a Markdown section and, with --write-readme, replaces the results block in README.md.
+usage: bench.py [--reports N] [--runs R] [--write-readme]
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BETACTL = os.path.join(ROOT, ".build/release/betactl")
+# Built by run.sh with --static-swift-stdlib, the usual way to ship a Swift CLI on Linux: no
+# dynamic loading of the Swift runtime and Foundation at every start.
+BETACTL_STATIC = os.path.join(ROOT, ".build-static/release/betactl")
+SYMBOLIZER = shutil.which("llvm-symbolizer-19") or "llvm-symbolizer"
+DWARFDUMP = shutil.which("llvm-dwarfdump-19") or "llvm-dwarfdump"
+NM = shutil.which("llvm-nm-19") or "llvm-nm"
+SHARED = os.path.join(ROOT, "..", "shared", "fixtures", "crash", "crashprobe")
+LOAD = 0x102A00000
+
+
+def measure(command, stdin=None, stdout=subprocess.DEVNULL):
+    """Runs `command`; returns (seconds, peak RSS KiB, peak anonymous KiB), polling /proc."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdin=stdin, stdout=stdout, stderr=subprocess.DEVNULL)
+    peak_rss = peak_anon = 0
+    status = f"/proc/{process.pid}/status"
+    while process.poll() is None:
+        try:
+            text = open(status).read()
+            rss = re.search(r"VmRSS:\s+(\d+)", text)
+            anon = re.search(r"RssAnon:\s+(\d+)", text)
+            if rss:
+                peak_rss = max(peak_rss, int(rss.group(1)))
+            if anon:
+                peak_anon = max(peak_anon, int(anon.group(1)))
+        except OSError:
+            pass
+        time.sleep(0.002)
+    elapsed = time.perf_counter() - start
+    if process.returncode != 0:
+        raise SystemExit(f"{command[0]} failed with status {process.returncode}")
+    return elapsed, peak_rss, peak_anon
+
+
+def dwarf_file(dsym):
+    folder = os.path.join(dsym, "Contents/Resources/DWARF")
+    return os.path.join(folder, sorted(os.listdir(folder))[0])
+
+
+def uuid_and_text(dwarf):
+    out = subprocess.run([DWARFDUMP, "--uuid", dwarf], capture_output=True, text=True, check=True).stdout.split()
+    otool = subprocess.run(["llvm-otool-19", "-l", dwarf], capture_output=True, text=True, check=True).stdout
+    segment = otool[otool.index("segname __TEXT"):]
+    vmaddr = int(re.search(r"vmaddr 0x([0-9a-f]+)", segment).group(1), 16)
+    return out[1], vmaddr
+
+
+def functions(dwarf):
+    """(start, size) of code symbols, from the dSYM's symbol table (size up to the next symbol)."""
+    out = subprocess.run([NM, "-n", "--defined-only", dwarf], capture_output=True, text=True, check=True).stdout
+    entries = [(int(p[0], 16), p[1]) for p in (line.split() for line in out.splitlines()) if len(p) == 3]
+    result = []
+    for (address, kind), following in zip(entries, entries[1:] + [(entries[-1][0], "")]):
+        if kind in ("t", "T") and following[0] - address >= 8:
+            result.append((address, following[0] - address))
+    return result
+
+
+def make_reports(name, dsym, count, directory):
+    """Writes `count` .crash reports into `directory`; returns the lookup addresses per report."""
+    dwarf = dwarf_file(dsym)
+    uuid, vmaddr = uuid_and_text(dwarf)
+    starts = functions(dwarf)
+    rng = random.Random(7)
+    lookups = []
+    for r in range(count):
+        lines = ["Incident Identifier: 00000000-0000-4000-8000-%012d" % r, f"Process:             {name} [1]",
+                 "Code Type:           ARM-64 (Native)", "Report Version:      104", "",
+                 "Exception Type:  EXC_BAD_ACCESS (SIGSEGV)", "Triggered by Thread:  0", ""]
+        addresses = []
+        for t in range(3):
+            lines.append(f"Thread {t}{' Crashed' if t == 0 else ''}:")
+            for n in range(26):
+                if n == 25:
+                    lines.append(f"{n:<4}{'libdyld.dylib':<36}\t0x00000001a0b0c0d0 0x1a0b00000 + 49360")
+                    continue
+                start, size = rng.choice(starts)
+                offset = start + rng.randrange(4, min(size, 256), 4) - vmaddr
+                address = LOAD + offset
+                lines.append(f"{n:<4}{name:<36}\t0x{address:016x} 0x{LOAD:x} + {offset}")
+                addresses.append(vmaddr + (offset if n == 0 else offset - 1))
+            lines.append("")
+        lines += ["Binary Images:",
+                  f"       0x{LOAD:x} -        0x{LOAD + 0xfffffff:x} {name} arm64  <{uuid.replace('-', '').lower()}> /private/var/containers/Bundle/Application/X/{name}.app/{name}",
+                  "       0x1a0b00000 -        0x1a0bfffff libdyld.dylib arm64e  <0c2e5a4b1d6f3e7a8b9c1a2b3c4d5e6f> /usr/lib/system/libdyld.dylib", ""]
+        path = os.path.join(directory, f"{name}-{r}.crash")
+        with open(path, "w") as f:
+            f.write("\n".join(lines))
+        lookups.append((path, addresses))
+    return lookups
+
+
+def agreement(home, dsym, dwarf, lookups):
+    """Compares betactl --json frames with llvm-symbolizer for every looked-up address."""
+    same = total = 0
+    for path, addresses in lookups:
+        ours = json.loads(subprocess.run([BETACTL, "--home", home, "symbolicate", path, "--dsym", dsym, "--json"],
+                                         capture_output=True, text=True, check=True).stdout)
+        frames = [f for t in ours["threads"] for f in t["frames"] if f["status"] != "noSymbols"]
+        theirs = subprocess.run([SYMBOLIZER, "--inlines", "--no-demangle", "--output-style=JSON", f"--obj={dwarf}"],
+                                input="\n".join(hex(a) for a in addresses), capture_output=True, text=True, check=True).stdout
+        for frame, line in zip(frames, theirs.splitlines()):
+            # Both tools' "unknown" spellings normalised to llvm-symbolizer's text output ("??").
+            expected = [(s["FunctionName"] or "??", s["FileName"] or "??", s["Line"]) for s in json.loads(line)["Symbol"]]
+            got = [(l.get("rawFunction") or "??", l.get("file") or "??", l["line"]) for l in frame["locations"]] or [("??", "??", 0)]
+            same += expected == got
+            total += 1
+    return same, total
+
+
+def run_dataset(name, dsym, reports, runs, work):
+    dwarf = dwarf_file(dsym)
+    home = os.path.join(work, f"home-{name}")
+    subprocess.run([BETACTL, "--home", home, "init"], check=True, capture_output=True)
+    directory = os.path.join(work, f"reports-{name}")
+    os.makedirs(directory)
+    lookups = make_reports(name, dsym, reports, directory)
+    cache = os.path.join(home, "cache", "symbols")
+
+    builds, static_builds = [], []
+    for _ in range(runs):
+        shutil.rmtree(cache, ignore_errors=True)
+        builds.append(measure([BETACTL, "--home", home, "symbolicate", lookups[0][0], "--dsym", dsym]))
+        if os.path.exists(BETACTL_STATIC):
+            shutil.rmtree(cache, ignore_errors=True)
+            static_builds.append(measure([BETACTL_STATIC, "--home", home, "symbolicate", lookups[0][0], "--dsym", dsym])[0])
+    dumps = [measure([DWARFDUMP, "--debug-line", dwarf]) for _ in range(runs)]
+    index_size = sum(os.path.getsize(os.path.join(cache, f)) for f in os.listdir(cache))
+
+    def per_report_betactl(binary):
+        start = time.perf_counter()
+        for path, _ in lookups:
+            measure([binary, "--home", home, "symbolicate", path, "--dsym", dsym])
+        return (time.perf_counter() - start) / len(lookups)
+
+    def per_report_llvm():
+        start = time.perf_counter()
+        for _, addresses in lookups:
+            with tempfile.TemporaryFile("w+") as f:
+                f.write("\n".join(hex(a) for a in addresses) + "\n")
+                f.seek(0)
+                measure([SYMBOLIZER, "--inlines", f"--obj={dwarf}"], stdin=f)
+        return (time.perf_counter() - start) / len(lookups)
+
+    def batch_llvm():
+        with tempfile.TemporaryFile("w+") as f:
+            f.write("\n".join(hex(a) for _, addresses in lookups for a in addresses) + "\n")
+            f.seek(0)
+            return measure([SYMBOLIZER, "--inlines", f"--obj={dwarf}"], stdin=f)[0] / len(lookups)
+
+    def batch_betactl():
+        return measure([BETACTL, "--home", home, "symbolicate", *[p for p, _ in lookups], "--dsym", dsym])[0] / len(lookups)
+
+    static = os.path.exists(BETACTL_STATIC)
+    ours, ours_static, theirs, ours_batch, theirs_batch = [], [], [], [], []
+    for _ in range(runs):
+        ours.append(per_report_betactl(BETACTL))
+        if static:
+            ours_static.append(per_report_betactl(BETACTL_STATIC))
+        theirs.append(per_report_llvm())
+        ours_batch.append(batch_betactl())
+        theirs_batch.append(batch_llvm())
+    same, total = agreement(home, dsym, dwarf, lookups)
+    median = statistics.median
+    return {
+        "name": name, "dwarf_mb": os.path.getsize(dwarf) / 1e6, "index_mb": index_size / 1e6,
+        "build": (median(b[0] for b in builds), max(b[1] for b in builds), max(b[2] for b in builds)),
+        "static_build": median(static_builds) if static_builds else None,
+        "dump": (median(d[0] for d in dumps), max(d[1] for d in dumps)),
+        "ours": median(ours), "static": median(ours_static) if ours_static else None, "theirs": median(theirs),
+        "ours_batch": median(ours_batch), "theirs_batch": median(theirs_batch),
+        "frames": len(lookups[0][1]), "reports": len(lookups), "same": same, "total": total,
+    }
+
+
+def markdown(results, runs):
+    tool = subprocess.run([SYMBOLIZER, "--version"], capture_output=True, text=True).stdout.splitlines()
+    version = next((l.strip() for l in tool if "version" in l.lower()), "llvm-symbolizer")
+    out = [f"Run on {time.strftime('%Y-%m-%d')} ({os.cpu_count()} CPUs, shared), median of {runs} runs; {version}.", ""]
+    out.append("**Symbolicating crash reports, one process per report** (warm index; llvm-symbolizer-19 --inlines gets the same addresses):")
+    out.append("")
+    out.append("| dSYM | frames/report | betactl | betactl, static stdlib | llvm-symbolizer | ratio (dynamic / static) | agreement |")
+    out.append("|---|---|---|---|---|---|---|")
+    for r in results:
+        static = f"{r['static'] * 1000:.1f} ms" if r["static"] else "not built"
+        ratio = f"**{r['theirs'] / r['ours']:.1f}x**" + (f" / **{r['theirs'] / r['static']:.1f}x**" if r["static"] else "")
+        out.append(f"| {r['name']} ({r['dwarf_mb']:.1f} MB) | {r['frames']} | {r['ours'] * 1000:.1f} ms | {static} | {r['theirs'] * 1000:.1f} ms | "
+                   f"{ratio} | {r['same']}/{r['total']} frames |")
+    out.append("")
+    out.append(f"**Symbolicating crash reports in one process** (`betactl symbolicate R1 … R{results[0]['reports']}` against llvm-symbolizer "
+               "reading every report's addresses from one stdin), per report:")
+    out.append("")
+    out.append("| dSYM | betactl | llvm-symbolizer | ratio |")
+    out.append("|---|---|---|---|")
+    for r in results:
+        out.append(f"| {r['name']} ({r['dwarf_mb']:.1f} MB) | {r['ours_batch'] * 1000:.2f} ms | {r['theirs_batch'] * 1000:.2f} ms | "
+                   f"**{r['theirs_batch'] / r['ours_batch']:.1f}x** |")
+    out.append("")
+    out.append("**Building the symbol index** (cold cache: `betactl symbolicate` of one report, which builds the index) "
+               "against `llvm-dwarfdump-19 --debug-line` on the same DWARF file:")
+    out.append("")
+    out.append("| dSYM | betactl index build (dynamic / static) | peak RSS | peak anonymous | index size | llvm-dwarfdump --debug-line | its peak RSS |")
+    out.append("|---|---|---|---|---|---|---|")
+    for r in results:
+        b, d = r["build"], r["dump"]
+        static = f" / {r['static_build']:.3f} s" if r["static_build"] else ""
+        out.append(f"| {r['name']} ({r['dwarf_mb']:.1f} MB) | {b[0]:.3f} s{static} | {b[1] / 1024:.0f} MiB | {b[2] / 1024:.0f} MiB | "
+                   f"{r['index_mb']:.1f} MB | {d[0]:.3f} s | {d[1] / 1024:.0f} MiB |")
+    return "\n".join(out)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--reports", type=int, default=20)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--write-readme", action="store_true")
+    args = parser.parse_args()
+    datasets = [("Large", os.path.join(ROOT, "bench/out/large/Large.dSYM"))]
+    if os.path.isdir(SHARED):
+        datasets.append(("CrashLibiOS", os.path.join(SHARED, "arm64-CrashLibiOS.framework.dSYM")))
+    datasets.append(("App", os.path.join(ROOT, "Tests/Fixtures/symbols/arm64-dwarf4/App.dSYM")))
+    with tempfile.TemporaryDirectory(prefix="betactl-bench-") as work:
+        results = [run_dataset(name, dsym, args.reports, args.runs, work) for name, dsym in datasets]
+    text = markdown(results, args.runs)
+    print(text)
+    if args.write_readme:
+        readme = os.path.join(os.path.dirname(__file__), "README.md")
+        content = open(readme).read()
+        start, end = "<!-- results -->", "<!-- /results -->"
+        content = content[:content.index(start) + len(start)] + "\n" + text + "\n" + content[content.index(end):]
+        open(readme, "w").write(content)
+
+
+if __name__ == "__main__":
+    main()
