@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import AppleFormats
 
 /// Symbol files named explicitly (`--dsym PATH`): dSYM bundles, folders that contain dSYMs
@@ -32,11 +36,11 @@ public struct DSYMPathLocator: SymbolFileLocator {
     }
 
     static func symbolFiles(at path: String) throws(SymbolicationError) -> [SymbolFile] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        let kind = FileKind(path: path)
+        guard kind != .missing else {
             throw SymbolicationError.notASymbolFile(path: path, reason: "no such file or folder")
         }
-        if !isDirectory.boolValue { return try images(inFile: path, strict: true) }
+        if kind != .directory { return try images(inFile: path, strict: true) }
         var result: [SymbolFile] = []
         for candidate in dwarfFiles(under: URL(fileURLWithPath: path), depth: 0) {
             result += (try? images(inFile: candidate, strict: false)) ?? []
@@ -55,9 +59,9 @@ public struct DSYMPathLocator: SymbolFileLocator {
         var result: [String] = []
         for name in entries.sorted() where !name.hasPrefix(".") {
             let child = folder.appendingPathComponent(name)
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: child.path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
+            let kind = FileKind(path: child.path)
+            guard kind != .missing else { continue }
+            if kind == .directory {
                 result += dwarfFiles(under: child, depth: depth + 1)
             } else if name.lowercased().hasSuffix(".dwarf") {
                 result.append(child.path)

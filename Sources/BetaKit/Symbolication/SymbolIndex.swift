@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import AppleFormats
 
 /// One source location an address maps to. A lookup returns several when code was inlined:

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import AppleFormats
 
 /// The rebuildable folder of symbol indexes, one file per image (`<UUID>-<arch>.symidx`);
@@ -21,7 +25,7 @@ public actor SymbolIndexCache {
 
     /// Where the index of `uuid`/`architecture` lives.
     public nonisolated func indexPath(uuid: UUID, architecture: MachOArchitecture) -> String {
-        "\(directory)/\(uuid.uuidString)-\(architecture.name.replacingOccurrences(of: "/", with: "_")).symidx"
+        "\(directory)/\(uuid.uuidString)-\(String(architecture.name.map { $0 == "/" ? "_" : $0 })).symidx"
     }
 
     /// The index for `file`, loading it from the cache or building it. `progress` hears about a

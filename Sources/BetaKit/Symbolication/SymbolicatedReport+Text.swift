@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import AppleFormats
 
 extension SymbolicatedReport {
@@ -147,7 +151,7 @@ extension SymbolicatedReport {
         for image in report.images {
             let start = "0x" + String(image.loadAddress, radix: 16)
             let end = image.endAddress.map { "0x" + String($0, radix: 16) } ?? "???"
-            let uuid = image.uuid.map { "<" + $0.uuidString.replacingOccurrences(of: "-", with: "").lowercased() + ">" } ?? "<???>"
+            let uuid = image.uuid.map { "<" + $0.uuidString.filter { $0 != "-" }.lowercased() + ">" } ?? "<???>"
             let padStart = String(repeating: " ", count: Swift.max(0, 18 - start.count))
             let padEnd = String(repeating: " ", count: Swift.max(0, 18 - end.count))
             out.append("\(padStart)\(start) - \(padEnd)\(end) \(image.name) \(image.architecture ?? "")  \(uuid) \(image.path ?? "")")

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import AppleFormats
 
 /// A crash report with every frame resolved as far as the available symbols allow.
