@@ -184,6 +184,17 @@ import Testing
         #expect(crlf.processName == "App")
     }
 
+    @Test(.enabled(if: SharedFixtures.available))
+    func kscrashJSONIsNotMistakenForAnAppleReport() throws {
+        // KSCrash's own JSON format is not an Apple report; it is refused with a clear message.
+        do {
+            _ = try Self.shared("kscrash/NSException.json")
+            Issue.record("expected an error")
+        } catch {
+            #expect(String(describing: error).contains("not a crash report"))
+        }
+    }
+
     @Test func unrelatedTextIsRejected() {
         #expect(throws: CrashReportError.self) { try CrashReport(text: "hello world\nthis is not a crash report\n") }
         #expect(throws: CrashReportError.self) { try CrashReport(text: "{\"a\": 1") }

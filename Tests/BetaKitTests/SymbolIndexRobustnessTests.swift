@@ -154,3 +154,28 @@ import AppleFormats
         }
     }
 }
+
+extension SymbolIndexRobustnessTests {
+    @Test func symbolTableIsTheFallbackWhenDWARFIsMissing() async throws {
+        // The same dSYM with its debug sections renamed away: only the symbol table remains.
+        var bytes = [UInt8](try LocalFixtures.data("symbols/" + Self.variant.dwarf))
+        let needle = Array("__debug_".utf8)
+        var renamed = 0
+        for i in 0 ..< 4096 where bytes[i ..< i + needle.count].elementsEqual(needle) {
+            bytes[i + 2] = UInt8(ascii: "x")
+            renamed += 1
+        }
+        #expect(renamed >= 5)
+        let directory = try SymbolFixtures.temporaryDirectory()
+        try Data(bytes).write(to: URL(fileURLWithPath: directory + "/App"))
+        let file = try #require(try DSYMPathLocator.images(inFile: directory + "/App").first)
+        let index = try await SymbolIndexCache(directory: directory + "/cache").index(for: file)
+        let expected = try SymbolFixtures.expected(Self.variant)
+        let inParse = try #require(expected.first { $0.frames.last?.function == "parse_number" && $0.frames.count == 3 })
+        let locations = try index.lookup(address: inParse.address)
+        #expect(locations.count == 1)
+        #expect(locations[0].function == "parse_number")
+        #expect(locations[0].file == nil)
+        #expect(locations[0].symbolOffset.map { $0 > 0 } == true)
+    }
+}
