@@ -78,7 +78,7 @@ extension ProvisioningProfile {
         appIDName = try optional("AppIDName", "a string", \.string)
         applicationIdentifierPrefixes = try optional("ApplicationIdentifierPrefix", "an array of strings", \.stringArray) ?? []
         platforms = try optional("Platform", "an array of strings", \.stringArray) ?? []
-        provisionedDevices = try optional("ProvisionedDevices", "an array of strings", \.stringArray)?.map { $0.uppercased() }
+        provisionedDevices = try optional("ProvisionedDevices", "an array of strings", \.stringArray)
         provisionsAllDevices = try optional("ProvisionsAllDevices", "a boolean", \.bool) ?? false
         entitlements = try optional("Entitlements", "a dictionary", \.dictionary) ?? [:]
         isXcodeManaged = try optional("IsXcodeManaged", "a boolean", \.bool)

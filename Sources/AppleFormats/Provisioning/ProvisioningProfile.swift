@@ -27,7 +27,7 @@ public struct ProvisioningProfile: Sendable, Hashable {
     public var creationDate: Date
     /// After this instant iOS refuses to launch apps signed with it.
     public var expirationDate: Date
-    /// ProvisionedDevices, normalised to uppercase; nil when the key is absent.
+    /// ProvisionedDevices as written in the profile; nil when the key is absent.
     public var provisionedDevices: [String]?
     /// Whether ProvisionsAllDevices is set (enterprise).
     public var provisionsAllDevices: Bool
@@ -89,9 +89,14 @@ public struct ProvisioningProfile: Sendable, Hashable {
         return pattern == bundleID
     }
 
+    /// The provisioned devices as normalised identifiers; entries that are not UDIDs are left out.
+    public var provisionedDeviceIdentifiers: [DeviceIdentifier] {
+        (provisionedDevices ?? []).compactMap { try? DeviceIdentifier($0) }
+    }
+
     /// Whether the device with `udid` may install apps signed with this profile.
-    public func includesDevice(_ udid: String) -> Bool {
+    public func includesDevice(_ udid: DeviceIdentifier) -> Bool {
         if provisionsAllDevices { return true }
-        return (provisionedDevices ?? []).contains(udid.uppercased())
+        return provisionedDeviceIdentifiers.contains(udid)
     }
 }

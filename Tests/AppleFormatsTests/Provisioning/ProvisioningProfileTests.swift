@@ -59,9 +59,13 @@ import Testing
     func readsModernDevelopmentProfileWithManyDevicesAndCertificates() throws {
         let profile = try Self.load("development_modern_OutrageousStorm_test1")
         #expect(profile.provisionedDevices?.count == 48)
-        // Both the 25-character (00008xxx-…) and 40-character forms are kept, uppercased.
-        let lengths = Set(profile.provisionedDevices?.map(\.count) ?? [])
-        #expect(lengths == [25, 40])
+        // Both the 25-character (00008xxx-…) and 40-character forms are read as valid UDIDs.
+        let forms = Set(profile.provisionedDeviceIdentifiers.map(\.form))
+        #expect(forms == [.modern, .legacy])
+        #expect(profile.provisionedDeviceIdentifiers.count == 48)
+        let first = try #require(profile.provisionedDeviceIdentifiers.first)
+        #expect(profile.includesDevice(first))
+        #expect(!profile.includesDevice(try DeviceIdentifier("00008030-0000000000000000")))
         #expect(profile.developerCertificates.count == 7)
         #expect(profile.developerCertificates.first?.serialNumberHex == "7DDCE90C612D8324E745ED5EE8CBFDD6")
         #expect(profile.getTaskAllow)
@@ -87,7 +91,7 @@ import Testing
         let profile = try Self.load("enterprise_modern_fellw_mda-distribute-app")
         #expect(profile.provisionsAllDevices)
         #expect(profile.provisionedDevices == nil)
-        #expect(profile.includesDevice("00008030-001A2D3E3C38802E"))
+        #expect(profile.includesDevice(try DeviceIdentifier("00008030-0000000000000000")))
         #expect(profile.developerCertificates.first?.subject.commonName == "iPhone Distribution: Shanghai Longcheer Technology Co., Ltd.")
         #expect(profile.developerCertificates.first?.subject.value(for: "2.5.4.6") == "CN")
     }
