@@ -196,3 +196,30 @@ import Testing
         }
     }
 }
+
+@Suite struct GeneratedProfileTests {
+    struct Expected: Decodable {
+        var certificateSHA1: String
+        var certificateSerial: String
+        var certificateCN: String
+    }
+
+    @Test func readsProfilesSignedWithOpensslCMSInDERAndStreamedBER() throws {
+        let expected = try JSONDecoder().decode(Expected.self, from: LocalFixtures.data("formats/profiles/expected.json"))
+        let der = try ProvisioningProfile(bytes: [UInt8](LocalFixtures.data("formats/profiles/beta_adhoc.mobileprovision")))
+        let ber = try ProvisioningProfile(bytes: [UInt8](LocalFixtures.data("formats/profiles/beta_adhoc_ber.mobileprovision")))
+        #expect(!der.usesBER)
+        #expect(ber.usesBER)
+        #expect(der.plist == ber.plist)
+        for profile in [der, ber] {
+            #expect(profile.name == "Beta Ad Hoc")
+            #expect(profile.type == .adHoc)
+            #expect(profile.signer?.subject.commonName == expected.certificateCN)
+            #expect(profile.signer?.serialNumberHex == expected.certificateSerial)
+            #expect(profile.developerCertificates.first?.sha1Fingerprint.colonSeparatedHex == expected.certificateSHA1)
+            #expect(profile.provisionedDeviceIdentifiers.count == 3)
+        }
+        #expect(try ProvisioningProfile(bytes: [UInt8](LocalFixtures.data("formats/profiles/beta_enterprise.mobileprovision"))).type == .enterprise)
+        #expect(try ProvisioningProfile(bytes: [UInt8](LocalFixtures.data("formats/profiles/beta_development.mobileprovision"))).type == .development)
+    }
+}
