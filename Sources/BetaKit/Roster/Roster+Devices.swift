@@ -18,14 +18,8 @@ extension Roster {
     public func addDevice(_ request: NewDevice, tester reference: String?, now: Date) throws -> DeviceAddition {
         let settings = home.settings
         return try store.write { db in
-            var testerID: Int64?
-            var testerName: String?
-            if let reference {
-                let tester = try Self.resolveTester(reference, db: db)
-                testerID = tester.id
-                testerName = tester.name
-            }
-            let reused = try Self.insertDevice(request, testerID: testerID, testerName: testerName, settings: settings, now: now, db: db)
+            let owner = try reference.map { try Self.resolveTester($0, db: db) }
+            let reused = try Self.insertDevice(request, owner: owner, settings: settings, now: now, db: db)
             guard let row = try db.queryOne(Self.deviceSelect + " WHERE d.udid = ?", [.text(request.identifier.value)]),
                   let device = Self.device(from: row) else { throw RosterError.deviceNotFound(request.identifier) }
             return DeviceAddition(device: device, reusedSlot: reused)
@@ -34,7 +28,7 @@ extension Roster {
 
     /// Inserts or re-activates a device inside the caller's write transaction; returns whether a slot was reused.
     @discardableResult
-    static func insertDevice(_ request: NewDevice, testerID: Int64?, testerName: String?, settings: HomeSettings, now: Date, db: SQLiteConnection) throws -> Bool {
+    static func insertDevice(_ request: NewDevice, owner: Tester?, settings: HomeSettings, now: Date, db: SQLiteConnection) throws -> Bool {
         let udid = request.identifier
         let existing = try db.queryOne(deviceSelect + " WHERE d.udid = ?", [.text(udid.value)]).flatMap(device(from:))
         if let existing, existing.status == .active {
@@ -53,12 +47,12 @@ extension Roster {
         let stamp = Timestamp.string(now)
         var name = request.name.trimmed
         if name.isEmpty { name = existing?.name ?? "" }
-        if name.isEmpty { name = testerName.map { "\($0)'s \(request.family.displayName)" } ?? request.family.displayName }
+        if name.isEmpty { name = owner.map(\.name).map { "\($0)'s \(request.family.displayName)" } ?? request.family.displayName }
         try db.query("""
             INSERT INTO devices (udid, tester_id, name, family, model, added_at) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (udid) DO UPDATE SET tester_id = excluded.tester_id, name = excluded.name, family = excluded.family,
                 model = excluded.model, added_at = excluded.added_at, removed_at = NULL
-            """, [.text(udid.value), .optional(testerID), .text(name), .text(request.family.rawValue),
+            """, [.text(udid.value), .optional(owner?.id), .text(name), .text(request.family.rawValue),
                   .optional(request.model ?? existing?.model), .text(stamp)])
         try db.query("INSERT INTO device_history (udid, family, added_at) VALUES (?, ?, ?)",
                      [.text(udid.value), .text(request.family.rawValue), .text(stamp)])

@@ -52,13 +52,7 @@ extension Roster {
     public func importDevices(_ entries: [DeviceListEntry], format: DeviceListFormat, file: String, tester reference: String?, defaultFamily: DeviceFamily = .iphone, now: Date) throws -> DeviceImportReport {
         let settings = home.settings
         return try store.write { db in
-            var testerID: Int64?
-            var testerName: String?
-            if let reference {
-                let tester = try Self.resolveTester(reference, db: db)
-                testerID = tester.id
-                testerName = tester.name
-            }
+            let owner = try reference.map { try Self.resolveTester($0, db: db) }
             var report = DeviceImportReport(added: [], alreadyRegistered: [], assumedFamily: [], defaultFamily: defaultFamily)
             var problems: [DeviceListProblem] = []
             for entry in entries {
@@ -78,7 +72,7 @@ extension Roster {
                 }
                 do {
                     try Self.insertDevice(NewDevice(identifier: entry.identifier, name: entry.name, family: family),
-                                          testerID: testerID, testerName: testerName, settings: settings, now: now, db: db)
+                                          owner: owner, settings: settings, now: now, db: db)
                     if let row = try db.queryOne(Self.deviceSelect + " WHERE d.udid = ?", [.text(entry.identifier.value)]),
                        let device = Self.device(from: row) { report.added.append(device) }
                 } catch let error as RosterError {

@@ -38,10 +38,11 @@ public struct Roster: Sendable {
             for group in groups {
                 try db.query("INSERT INTO tester_groups (tester_id, name) VALUES (?, ?)", [.integer(id), .text(group)])
             }
+            let tester = Tester(id: id, name: name, email: email, groups: groups, token: token, createdAt: Timestamp.date(stamp) ?? now, removedAt: nil)
             for device in request.devices {
-                try Self.insertDevice(device, testerID: id, testerName: name, settings: settings, now: now, db: db)
+                try Self.insertDevice(device, owner: tester, settings: settings, now: now, db: db)
             }
-            return Tester(id: id, name: name, email: email, groups: groups, token: token, createdAt: Timestamp.date(stamp) ?? now, removedAt: nil)
+            return tester
         }
     }
 
