@@ -14,6 +14,8 @@ public struct ArtifactIngestor: Sendable {
     public var limits: ZipLimits
     /// Called as long steps advance.
     public var progress: IngestProgressHandler?
+    /// When set, a zip input is copied to this new file while it is hashed (one read for both).
+    public var copyInputTo: String?
 
     /// Plists and profiles are small; anything larger is refused rather than read into memory.
     static let maxSmallFile = 16 << 20
@@ -49,7 +51,7 @@ public struct ArtifactIngestor: Sendable {
     private func ingestFile(_ path: String) throws(IngestError) -> IngestedArtifact {
         let file: FileByteSource
         do { file = try FileByteSource(path: path) } catch { throw IngestError.fileSystem(error) }
-        let hashing = BackgroundHash(path: path, progress: progress, total: file.size)
+        let hashing = BackgroundHash(path: path, copyTo: copyInputTo, progress: progress, total: file.size)
         do {
             let archive = try ZipArchive(source: file, limits: limits)
             let source = ZipBundleSource(archive: archive, workDirectory: workDirectory)
@@ -78,18 +80,18 @@ public struct ArtifactIngestor: Sendable {
         if let appRoot = layout.appRoot {
             app = try AppWalker(source: source, inputPath: path).readApp(at: appRoot)
         }
-        var extracted: [String: String] = [:]
+        var locations: [String: String] = [:]
         var dwarfFiles: [IngestedDWARFFile] = []
         for dwarfPath in layout.dwarfPaths {
             let (file, extractedPath) = try source.materialize(dwarfPath)
-            if let extractedPath { extracted[dwarfPath] = extractedPath }
+            locations[dwarfPath] = extractedPath ?? file.path
             let slices = file.withBytes { MachOSlices.read($0).slices }
             dwarfFiles.append(IngestedDWARFFile(bundlePath: Self.dsymBundle(of: dwarfPath), path: dwarfPath,
                                                 slices: slices, size: UInt64(file.count)))
         }
         try source.verifyRemaining(progress: progress)
         return IngestedArtifact(kind: layout.kind, path: path, sha256: sha256, size: size, app: app,
-                                dwarfFiles: dwarfFiles, extractedFiles: extracted)
+                                dwarfFiles: dwarfFiles, dwarfLocations: locations)
     }
 
     static func dsymBundle(of path: String) -> String {
@@ -103,12 +105,12 @@ final class BackgroundHash: Sendable {
     private let result = Mutex<Result<HashDigest, FileSystemError>?>(nil)
     private let group = DispatchGroup()
 
-    init(path: String, progress: IngestProgressHandler?, total: UInt64) {
+    init(path: String, copyTo: String?, progress: IngestProgressHandler?, total: UInt64) {
         group.enter()
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             let outcome: Result<HashDigest, FileSystemError>
             do throws(FileSystemError) {
-                outcome = .success(try FileDigest.sha256(path: path) { done in progress?("hashing", done, total) })
+                outcome = .success(try FileDigest.sha256(path: path, copyTo: copyTo) { done in progress?("hashing", done, total) })
             } catch {
                 outcome = .failure(error)
             }

@@ -110,6 +110,7 @@ public struct IngestedArtifact: Sendable {
     public var app: IngestedApp?
     /// Every DWARF file found (xcarchive dSYMs/ or dSYM inputs).
     public var dwarfFiles: [IngestedDWARFFile]
-    /// Where extracted DWARF files were written (for the archive to adopt), by input path.
-    public var extractedFiles: [String: String]
+    /// Where each DWARF file's bytes can be read on disk, by input path: a temporary
+    /// extraction for zip inputs (the caller deletes it), the original file for directories.
+    public var dwarfLocations: [String: String]
 }

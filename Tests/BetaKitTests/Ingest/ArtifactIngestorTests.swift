@@ -63,7 +63,7 @@ import Testing
         #expect(Self.uuids(zipped.dwarfFiles[0].slices) == expected.Beta)
         // Extracted DWARF files stay for the archive to adopt.
         for file in zipped.dwarfFiles {
-            let extracted = try #require(zipped.extractedFiles[file.path])
+            let extracted = try #require(zipped.dwarfLocations[file.path])
             #expect(FileManager.default.fileExists(atPath: extracted))
         }
         // Unzip with the system tool and ingest the directory form.
@@ -75,7 +75,8 @@ import Testing
         #expect(directory.sha256 == nil)
         #expect(directory.app?.executables.map(\.slices) == zipped.app?.executables.map(\.slices))
         #expect(directory.dwarfFiles.map(\.slices) == zipped.dwarfFiles.map(\.slices))
-        #expect(directory.extractedFiles.isEmpty)
+        // Directory inputs are read in place.
+        #expect(directory.dwarfLocations["Beta.xcarchive/dSYMs/Beta.app.dSYM/Contents/Resources/DWARF/Beta"] == unzipped + "/Beta.xcarchive/dSYMs/Beta.app.dSYM/Contents/Resources/DWARF/Beta")
     }
 
     @Test func ingestsZippedAndDirectoryDSYMs() throws {
