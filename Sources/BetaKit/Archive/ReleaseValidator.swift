@@ -63,7 +63,7 @@ public enum ReleaseValidator {
     }
 
     /// Entitlement mismatches of one executable; slices signed identically are reported once.
-    static func entitlementRefusals(_ executable: IngestedExecutable, profile: ProvisioningProfile) -> [ReleaseRefusal] {
+    public static func entitlementRefusals(_ executable: IngestedExecutable, profile: ProvisioningProfile) -> [ReleaseRefusal] {
         var refusals: [ReleaseRefusal] = []
         var seen: [[String: PlistValue]] = []
         for slice in executable.slices {
