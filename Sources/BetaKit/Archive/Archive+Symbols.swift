@@ -98,16 +98,20 @@ extension Archive {
         }
     }
 
-    /// The DWARF file for an image UUID and, optionally, architecture; for symbolication.
-    public func dwarfPath(uuid: UUID, architecture: MachOArchitecture? = nil) throws -> String? {
+    /// The DWARF file for an image UUID, for symbolication. `architecture` is a hint: when no slice
+    /// of that architecture is archived the UUID alone decides. Returns the slice's real architecture.
+    public func symbolLocation(uuid: UUID, architecture: MachOArchitecture? = nil) throws -> (path: String, architecture: MachOArchitecture)? {
         try home.store.read { db in
-            let row: SQLiteRow?
+            var row: SQLiteRow?
             if let architecture {
-                row = try db.queryOne("SELECT blob FROM symbols WHERE uuid = ? AND arch = ?", [.text(uuid.uuidString), .text(architecture.name)])
-            } else {
-                row = try db.queryOne("SELECT blob FROM symbols WHERE uuid = ? ORDER BY arch LIMIT 1", [.text(uuid.uuidString)])
+                row = try db.queryOne("SELECT blob, arch FROM symbols WHERE uuid = ? AND arch = ?", [.text(uuid.uuidString), .text(architecture.name)])
             }
-            return row?.string(0).flatMap(HashDigest.init(hex:)).map { blobs.path(for: $0) }
+            if row == nil {
+                row = try db.queryOne("SELECT blob, arch FROM symbols WHERE uuid = ? ORDER BY arch LIMIT 1", [.text(uuid.uuidString)])
+            }
+            guard let row, let digest = row.string(0).flatMap(HashDigest.init(hex:)),
+                  let arch = row.string(1).flatMap(MachOArchitecture.init(name:)) else { return nil }
+            return (blobs.path(for: digest), arch)
         }
     }
 }
