@@ -93,4 +93,22 @@ import Testing
             flipped.withUnsafeBytes { raw in _ = try? CodeSignature(bytes: raw).entitlements() }
         }
     }
+
+    @Test func truncationsAndBitFlipsOfDEREntitlementsNeverTrap() throws {
+        for (archivePath, entry) in [("formats/app/Beta.ipa", "Payload/Beta.app/Beta"),
+                                     ("formats/app/Beta.ipa", "Payload/Beta.app/PlugIns/BetaWidget.appex/BetaWidget")] {
+            let der = try #require(try Self.signature(ofSlice: 0, in: try Self.zipEntry(archivePath, entry)).derEntitlements)
+            var refused = 0
+            for length in 0 ..< der.count where (try? PlistValue(derBytes: Array(der.prefix(length)))) == nil { refused += 1 }
+            // Every strict prefix cuts the outer element, so each one must be refused.
+            #expect(refused == der.count)
+            for index in 0 ..< der.count {
+                for bit in 0 ..< 8 {
+                    var flipped = der
+                    flipped[index] ^= UInt8(1) << UInt8(bit)
+                    _ = try? PlistValue(derBytes: flipped)
+                }
+            }
+        }
+    }
 }
