@@ -103,6 +103,31 @@ import Glibc
         #expect(noSymbols.stderr.contains("contains no dSYM"))
     }
 
+    @Test func packagesAnXcarchiveZippedOrAsAFolderIntoAnInstallableIpa() throws {
+        let dir = try TemporaryDirectory()
+        let cli = Betactl(home: dir.child("home"))
+        try cli.ok("init")
+        try cli.ok("release", Self.fixture("app/Beta.xcarchive.zip"))
+        let unzip = Process()
+        unzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        unzip.arguments = ["unzip", "-q", Self.fixture("app/Beta.xcarchive.zip"), "-d", dir.child("x")]
+        try unzip.run()
+        unzip.waitUntilExit()
+        try cli.ok("release", dir.child("x/Beta.xcarchive"))
+        let archive = BetaKit.Archive(home: try Home.open(at: dir.child("home")))
+        let releases = try archive.releases()
+        #expect(releases.map(\.sourceKind) == [.xcarchive, .xcarchive])
+        for release in releases {
+            // The package is an ipa with the same executables as the archive's app.
+            let ipa = try ArtifactIngestor(workDirectory: dir.path).ingest(path: archive.blobPath(release.packageBlob))
+            #expect(ipa.kind == .ipa)
+            #expect(ipa.app?.bundlePath == "Payload/Beta.app")
+            #expect(ipa.app?.executables.map(\.path) == ["Payload/Beta.app/Beta", "Payload/Beta.app/PlugIns/BetaWidget.appex/BetaWidget"])
+            #expect(ipa.app?.problems == [])
+            #expect(ipa.app?.executables.first?.size == 114_688)
+        }
+    }
+
     @Test func revokeHidesTheReleaseButKeepsItsSymbols() throws {
         let dir = try TemporaryDirectory()
         let cli = Betactl(home: dir.child("home"))

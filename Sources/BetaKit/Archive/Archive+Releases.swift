@@ -51,7 +51,8 @@ extension Archive {
         defer { try? FileManager.default.removeItem(atPath: staging) }
         let packageCopy = "\(staging)/package"
         var ingestor = ArtifactIngestor(workDirectory: staging, progress: progress)
-        ingestor.copyInputTo = packageCopy
+        // An .ipa is archived as it is, copied while it is hashed; an .xcarchive is packaged into an ipa below.
+        if request.path.lowercased().hasSuffix(".ipa") { ingestor.copyInputTo = packageCopy }
         let build = try ingestor.ingest(path: request.path)
         ingestor.copyInputTo = nil
         let dsyms = try request.dsymPaths.map { path -> IngestedArtifact in
@@ -63,10 +64,19 @@ extension Archive {
         for dsym in dsyms { available.formUnion(dsym.symbolKeys) }
         let validation = ReleaseValidator.validate(build: build, availableSymbols: available, devices: devices, policy: request.policy, now: now)
         guard validation.isAccepted, let app = build.app else { throw ArchiveError.refused(validation) }
-        guard let packageDigest = build.sha256 else { throw ArchiveError.folderNotPackaged(request.path) }
-
         var staged = StagedBlobs()
-        staged.add(staged: packageCopy, digest: packageDigest, size: build.size, kind: build.kind.rawValue)
+        let packageDigest: HashDigest
+        if build.kind == .xcarchive {
+            let ipa = "\(staging)/package-ipa"
+            let packaged = try IPAPackager.package(input: request.path, appBundlePath: app.bundlePath, to: ipa)
+            packageDigest = packaged.digest
+            staged.add(staged: ipa, digest: packaged.digest, size: packaged.size, kind: "ipa")
+        } else if let digest = build.sha256, FileKind(path: packageCopy) == .regularFile {
+            packageDigest = digest
+            staged.add(staged: packageCopy, digest: digest, size: build.size, kind: "ipa")
+        } else {
+            packageDigest = try staged.copy(request.path, kind: "ipa", staging: staging)
+        }
         let icon = try app.iconPNG.map { try staged.write($0, kind: "icon", staging: staging) }
         let symbolRows = try stageSymbols([build] + dsyms, into: &staged, staging: staging)
         try staged.publish(to: self, now: now)

@@ -16,8 +16,6 @@ public enum ArchiveError: Error, Sendable, CustomStringConvertible, CategorizedE
     case noSymbols(String)
     /// A stored blob is missing from disk.
     case missingBlob(String)
-    /// An .xcarchive folder cannot be packaged yet.
-    case folderNotPackaged(String)
 
     /// A sentence naming the values and the fix.
     public var description: String {
@@ -36,8 +34,6 @@ public enum ArchiveError: Error, Sendable, CustomStringConvertible, CategorizedE
             return "the build cannot be released (\(validation.refusals.count) problem\(validation.refusals.count == 1 ? "" : "s")):\n\(reasons)"
         case let .noSymbols(path):
             return "\(path) contains no dSYM (no .dSYM/Contents/Resources/DWARF file); pass a .dSYM, a zipped .dSYM or an .xcarchive"
-        case let .folderNotPackaged(path):
-            return "\(path) is a folder; releasing an .xcarchive folder is not supported yet, so zip it first (ditto -c -k --keepParent \(path) \(path).zip) and release the zip"
         case let .missingBlob(hex):
             return "the archive file \(hex) is missing from blobs/; restore the home from a backup"
         }

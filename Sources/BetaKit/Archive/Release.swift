@@ -23,7 +23,7 @@ public struct Release: Sendable, Equatable {
     public var sourceKind: ArtifactKind
     /// The input's file name.
     public var sourceName: String
-    /// The archived input.
+    /// The archived ipa: the input itself, or for an .xcarchive an ipa packaged from its app.
     public var packageBlob: HashDigest
     /// The converted icon, if any.
     public var iconBlob: HashDigest?

@@ -10,7 +10,7 @@ import BetaKit
 enum ReleaseCommand: BetactlCommand {
     static let spec = CommandSpec(
         name: "release", summary: "Validate and publish an .ipa or .xcarchive with its dSYMs.",
-        arguments: [ArgumentSpec(name: "PATH", help: "The .ipa or zipped .xcarchive.")],
+        arguments: [ArgumentSpec(name: "PATH", help: "The .ipa, or an .xcarchive (folder or zip) whose app is packaged into an ipa.")],
         options: [
             .repeated("--dsym", "PATH", "A .dSYM (folder or zip) or .xcarchive with the build's symbols."),
             .value("--notes", "TEXT", "Release notes."),
