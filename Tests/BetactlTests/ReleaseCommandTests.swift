@@ -110,7 +110,7 @@ import Glibc
         try cli.ok("release", Self.fixture("app/Beta.xcarchive.zip"))
         let unzip = Process()
         unzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        unzip.arguments = ["unzip", "-q", Self.fixture("app/Beta.xcarchive.zip"), "-d", dir.child("x")]
+        unzip.arguments = ["python3", "-m", "zipfile", "-e", Self.fixture("app/Beta.xcarchive.zip"), dir.child("x")]
         try unzip.run()
         unzip.waitUntilExit()
         try cli.ok("release", dir.child("x/Beta.xcarchive"))

@@ -223,3 +223,34 @@ import Testing
         #expect(try ProvisioningProfile(bytes: [UInt8](LocalFixtures.data("formats/profiles/beta_development.mobileprovision"))).type == .development)
     }
 }
+
+@Suite struct SignedContentRefusalTests {
+    /// Signs `payload` with a throwaway key through `openssl cms`, detached or not.
+    static func sign(_ payload: String, detached: Bool) throws -> [UInt8] {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cms-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try payload.write(toFile: dir + "/payload", atomically: true, encoding: .utf8)
+        func openssl(_ arguments: [String]) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["openssl"] + arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: dir)
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        }
+        try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "1", "-subj", "/CN=throwaway"])
+        try openssl(["cms", "-sign", "-binary", "-outform", "DER", "-in", "payload", "-signer", "cert.pem", "-inkey", "key.pem", "-out", "signed"]
+                    + (detached ? [] : ["-nodetach"]))
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/signed")))
+    }
+
+    @Test func refusesDetachedSignaturesAndContentThatIsNotAPlist() throws {
+        let detached = #expect(throws: ProvisioningProfileError.self) { try ProvisioningProfile(bytes: try Self.sign("<plist/>", detached: true)) }
+        #expect(detached?.description.hasPrefix("the profile's signature carries no content (a detached signature)") == true)
+        let text = #expect(throws: ProvisioningProfileError.self) { try ProvisioningProfile(bytes: try Self.sign("just some text", detached: false)) }
+        #expect(text?.description.hasPrefix("the profile's content is not a readable property list: the XML property list (14 bytes) cannot be parsed") == true)
+    }
+}

@@ -130,4 +130,18 @@ import Testing
         // Almost every flip lands in compressed data or headers and must be caught (CRC, sizes, names).
         #expect(detected > 200)
     }
+
+    @Test func refusesEncryptedEntries() throws {
+        var bytes = [UInt8](try LocalFixtures.data("formats/zip/mixed.zip"))
+        // Set the "encrypted" flag of the second central directory entry (dir/stored.txt).
+        var seen = 0
+        for index in 0 ..< bytes.count - 4 where bytes[index ..< index + 4].elementsEqual([0x50, 0x4b, 0x01, 0x02]) {
+            seen += 1
+            if seen == 2 { bytes[index + 8] |= 1; break }
+        }
+        let archive = try ZipArchive(source: ZipMemorySource(bytes))
+        let entry = try #require(archive.entry(named: "dir/stored.txt"))
+        let error = #expect(throws: ZipError.self) { try archive.contents(of: entry) }
+        #expect(error?.description == "cannot read \"dir/stored.txt\" in the zip archive: the entry is encrypted; zip it again without encryption using stored or deflated entries")
+    }
 }

@@ -57,4 +57,21 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.blobsPath).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.temporaryPath).isEmpty)
     }
+
+    @Test func resolvesProfilesByUUIDNameOrUniquePrefixAndExplainsAmbiguity() throws {
+        let dir = try TemporaryDirectory()
+        let archive = Archive(home: try Self.home(dir))
+        for name in ["beta_adhoc", "beta_development"] {
+            _ = try archive.importProfile(bytes: [UInt8](LocalFixtures.data("formats/profiles/\(name).mobileprovision")), now: FormatsFixtures.now)
+        }
+        #expect(try archive.storedProfile(matching: "beta development").uuid == "0b6e7a1c-2f00-4c5e-9d1a-5e7a00000003")
+        #expect(try archive.profile(matching: "0B6E7A1C-2F00-4C5E-9D1A-5E7A00000001").name == "Beta Ad Hoc")
+        let ambiguous = #expect(throws: ArchiveError.self) { try archive.storedProfile(matching: "0b6e7a1c") }
+        #expect(ambiguous?.description == "\"0b6e7a1c\" matches 2 profiles (0b6e7a1c-2f00-4c5e-9d1a-5e7a00000001, 0b6e7a1c-2f00-4c5e-9d1a-5e7a00000003); pass the UUID instead")
+        // A blob deleted behind betactl's back is reported, not read as garbage.
+        let stored = try archive.storedProfile(matching: "Beta Ad Hoc")
+        try FileManager.default.removeItem(atPath: archive.blobPath(stored.blob))
+        let missing = #expect(throws: ArchiveError.self) { try archive.profile(matching: "Beta Ad Hoc") }
+        #expect(missing?.description == "the archive file \(stored.blob.hex) is missing from blobs/; restore the home from a backup")
+    }
 }

@@ -117,4 +117,18 @@ import Testing
         #expect(ReleaseValidator.validate(build: dsym, availableSymbols: [], devices: [], now: FormatsFixtures.now).refusals.map(\.description) ==
             ["the input is a dsym, not an app build; pass an .ipa or .xcarchive (use add-symbols for dSYMs)"])
     }
+
+    @Test func refusesUnsignedExecutables() throws {
+        let work = try TemporaryDirectory()
+        var build = try Self.ingest("Beta.xcarchive.zip", work)
+        let symbols = build.symbolKeys
+        for index in build.app?.executables[1].slices.indices ?? 0 ..< 0 {
+            build.app?.executables[1].slices[index].signingIdentifier = nil
+            build.app?.executables[1].slices[index].entitlements = nil
+        }
+        let result = ReleaseValidator.validate(build: build, availableSymbols: symbols, devices: [], now: FormatsFixtures.now)
+        #expect(result.refusals.map(\.description) == [
+            "Beta.xcarchive/Products/Applications/Beta.app/PlugIns/BetaWidget.appex/BetaWidget is not code signed; iOS refuses unsigned executables, so export the build from Xcode again",
+        ])
+    }
 }

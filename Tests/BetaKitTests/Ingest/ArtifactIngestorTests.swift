@@ -66,10 +66,10 @@ import Testing
             let extracted = try #require(zipped.dwarfLocations[file.path])
             #expect(FileManager.default.fileExists(atPath: extracted))
         }
-        // Unzip with the system tool and ingest the directory form.
+        // Extract with Python's zipfile (an independent reader) and ingest the directory form.
         let unzipped = work.child("unzipped")
         try FileManager.default.createDirectory(atPath: unzipped, withIntermediateDirectories: true)
-        try Self.run("/usr/bin/env", ["unzip", "-q", LocalFixtures.url("formats/app/Beta.xcarchive.zip").path, "-d", unzipped])
+        try Self.run("/usr/bin/env", ["python3", "-m", "zipfile", "-e", LocalFixtures.url("formats/app/Beta.xcarchive.zip").path, unzipped])
         let directory = try Self.ingest(unzipped + "/Beta.xcarchive", in: work)
         #expect(directory.kind == .xcarchive)
         #expect(directory.sha256 == nil)
@@ -134,6 +134,13 @@ import Testing
         let bombError = #expect(throws: IngestError.self) { try Self.ingest(bomb, in: work) }
         #expect(bombError?.description.contains("possible zip bomb") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty)
+    }
+
+    @Test func refusesZipsHoldingNoBuild() throws {
+        let work = try TemporaryDirectory()
+        let path = LocalFixtures.url("formats/zip/mixed.zip").path
+        let error = #expect(throws: IngestError.self) { try Self.ingest(path, in: work) }
+        #expect(error?.description == "\(path) is not an .ipa, .xcarchive or .dSYM: the zip holds neither Payload/<Name>.app, an .xcarchive nor a .dSYM")
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws {
