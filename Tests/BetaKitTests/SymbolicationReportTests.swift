@@ -133,3 +133,23 @@ import AppleFormats
         #expect(result.threads[0].frames.allSatisfy { $0.locations.isEmpty })
     }
 }
+
+extension SymbolicationReportTests {
+    @Test func archivedDSYMsAreFoundByUUID() async throws {
+        let directory = try SymbolFixtures.temporaryDirectory()
+        let home = try Home.initialise(at: directory + "/home", change: HomeSettingsChange(), now: Date()).home
+        let archive = Archive(home: home)
+        _ = try archive.addSymbols(paths: [SymbolFixtures.path("fat/Fat.dSYM")], now: Date())
+        let locator = ArchiveSymbolFileLocator(archive: archive)
+        for variant in SymbolFixtures.variants where variant.name.hasPrefix("fat") {
+            let expected = try SymbolFixtures.symbolFile(variant)
+            let found = try #require(try locator.symbolFile(for: expected.uuid, architecture: nil))
+            #expect(found.uuid == expected.uuid)
+            #expect(found.architecture == variant.architecture)
+            let index = try await SymbolIndexCache(directory: home.cachePath + "/symbols").index(for: found)
+            let sample = try #require(try SymbolFixtures.expected(variant).first { $0.frames.count > 1 })
+            #expect(SymbolFixtures.frames(try index.lookup(address: sample.address)) == sample.frames)
+        }
+        #expect(try locator.symbolFile(for: UUID(), architecture: .arm64) == nil)
+    }
+}

@@ -27,6 +27,17 @@ import Testing
         #expect(cached == ["4C4C440B-5555-3144-A184-68D7AACD7C75-arm64.symidx"])
     }
 
+    @Test func archivedSymbolsAreUsedWithoutDSYMOptions() throws {
+        let (dir, cli) = try initialisedHome()
+        defer { withExtendedLifetime(dir) {} }
+        try cli.ok("add-symbols", Self.dsym)
+        let result = try cli.run("symbolicate", Self.report("App-109.ips"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\t0x0000000104a2c0b8 clamp_digit (in App) (inline.h:6) [inlined]"))
+        #expect(result.stdout.contains("\t0x0000000104a2c0f8 parse_pair (in App) (parse.c:13)"))
+        #expect(!result.stderr.contains("app image App"))
+    }
+
     @Test func jsonOutputHasFramesLocationsAndSignature() throws {
         let (dir, cli) = try initialisedHome()
         defer { withExtendedLifetime(dir) {} }

@@ -17,6 +17,7 @@ enum SymbolicateCommand: BetactlCommand {
             .flag("--json", "Print the symbolicated report as JSON (frames, inlined locations, signature, missing images)."),
         ],
         discussion: """
+        Symbols come from the dSYMs given with --dsym, then from the archive (`release`, `add-symbols`). \
         Prints the report in Apple's text layout with each frame as `symbol (in Image) (File.swift:LINE)`; \
         inlined functions get their own line marked [inlined]. Frames without symbols are kept as they were, \
         and every image that had no symbols is named on standard error with its UUID. Symbol indexes are \
@@ -47,7 +48,9 @@ enum SymbolicateCommand: BetactlCommand {
             throw CommandFailure(description: "\(error)", category: .invalidInput)
         }
         let cache = try SymbolIndexCache(directory: home.cachePath + "/symbols")
-        let symbolicator = Symbolicator(locator: ChainedSymbolFileLocator([dsyms]), cache: cache)
+        // dSYMs named on the command line win; the archive has every published build's symbols.
+        let locator = ChainedSymbolFileLocator([dsyms, ArchiveSymbolFileLocator(archive: Archive(home: home))])
+        let symbolicator = Symbolicator(locator: locator, cache: cache)
         let progress = progressReporter(invocation)
         let several = paths.count > 1
         var json: [String] = []
