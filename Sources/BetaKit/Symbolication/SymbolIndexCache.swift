@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -17,10 +22,24 @@ public actor SymbolIndexCache {
     private var loaded: [String: SymbolIndex] = [:]
     private var building: [String: Task<(index: SymbolIndex, report: SymbolIndexBuildReport), any Error>] = [:]
 
-    /// Uses `directory`, creating it if needed.
+    /// Uses `directory`, creating it if needed, and deletes scratch files that builds in processes
+    /// which no longer exist left behind.
     public init(directory: String) throws {
         self.directory = directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        Self.removeAbandonedScratchFiles(in: directory)
+    }
+
+    /// Scratch files are named `.<index name>.<pid>.<random>.<table>`; a build killed before it
+    /// finished leaves them, and only a process that is gone can be cleaned up after.
+    static func removeAbandonedScratchFiles(in directory: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(".") && name.contains(".symidx.") {
+            let fields = name.split(separator: ".")
+            guard let position = fields.firstIndex(of: "symidx"), position + 1 < fields.count,
+                  let pid = Int32(fields[position + 1]), pid > 0 else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { try? FileManager.default.removeItem(atPath: directory + "/" + name) }
+        }
     }
 
     /// Where the index of `uuid`/`architecture` lives.
