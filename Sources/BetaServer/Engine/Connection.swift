@@ -205,6 +205,10 @@ final class Connection {
                               headers: head.headers, peerAddress: peer)
         ForwardedHeaders.apply(to: &request, trusted: core.trusted)
         let resolution = core.router.resolve(method: head.method, path: request.path)
+        if case .malformedPath = resolution {
+            fail(.badRequest, "the path contains a malformed percent-escape; encode '%' as %25")
+            return
+        }
         pendingResolution = resolution
         pendingRequest = request
         var limit: Int64
@@ -249,9 +253,7 @@ final class Connection {
                                     headers: ["Allow": allowValue])
                 }
             }
-        case .malformedPath:
-            endpoint = { _, _ in throw HTTPError(.badRequest, "the path contains a malformed percent-escape") }
-        case .notFound, nil:
+        case .notFound, .malformedPath, nil:
             endpoint = { request, _ in throw HTTPError(.notFound, "nothing here at \(request.path)") }
         }
         pendingRequest = nil
