@@ -5,7 +5,7 @@ import PackageDescription
 // toolchain comes from OS C libraries exposed through system-library targets.
 let package = Package(
     name: "betactl",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "betactl", targets: ["betactl"]),
         .library(name: "BetaKit", targets: ["BetaKit"]),

@@ -1,1 +1,13 @@
-print("betactl")
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+// A closed pipe (`betactl devices | head`) must end output quietly, not kill the process with SIGPIPE.
+signal(SIGPIPE, SIG_IGN)
+let status = await BetactlCLI.run(Array(CommandLine.arguments.dropFirst()),
+                                  environment: ProcessInfo.processInfo.environment,
+                                  console: .standard)
+exit(status)

@@ -1,0 +1,123 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A betactl home: the directory holding the database, the archive and the cache.
+///
+/// Layout: `betactl.sqlite` (source of truth), `blobs/` (content-addressed
+/// archive, never pruned while referenced), `cache/` (derived data such as
+/// symbol indexes, safe to delete), `tmp/` (staging for atomic publishes).
+public struct Home: Sendable {
+    /// The home directory.
+    public let path: String
+    /// The database.
+    public let store: Store
+    /// Settings as read when the home was opened.
+    public let settings: HomeSettings
+
+    /// The database file name inside a home.
+    public static let databaseName = "betactl.sqlite"
+
+    /// Where archived blobs live.
+    public var blobsPath: String { path + "/blobs" }
+    /// Where rebuildable derived data lives.
+    public var cachePath: String { path + "/cache" }
+    /// Where files are staged before being moved into place.
+    public var temporaryPath: String { path + "/tmp" }
+
+    /// The home to use: `--home`, else `$BETACTL_HOME`, else `~/.betactl`.
+    public static func resolvePath(explicit: String?, environment: [String: String]) -> String {
+        if let explicit, !explicit.isEmpty { return absolute(explicit, environment: environment) }
+        if let fromEnvironment = environment["BETACTL_HOME"], !fromEnvironment.isEmpty {
+            return absolute(fromEnvironment, environment: environment)
+        }
+        let userHome = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/"
+        return (userHome.hasSuffix("/") ? userHome : userHome + "/") + ".betactl"
+    }
+
+    static func absolute(_ path: String, environment: [String: String]) -> String {
+        var result = path
+        if result == "~" || result.hasPrefix("~/"), let home = environment["HOME"] {
+            result = home + result.dropFirst()
+        }
+        if !result.hasPrefix("/") {
+            result = FileManager.default.currentDirectoryPath + "/" + result
+        }
+        while result.count > 1 && result.hasSuffix("/") { result.removeLast() }
+        return result
+    }
+
+    /// Opens an initialised home, or explains how to create one.
+    public static func open(at path: String) throws -> Home {
+        let kind = FileKind(path: path)
+        guard kind != .missing else { throw HomeError.missing(path: path) }
+        let databasePath = path + "/" + databaseName
+        guard kind == .directory, FileKind(path: databasePath) == .regularFile else {
+            throw HomeError.notInitialised(path: path)
+        }
+        let store = try Store(path: databasePath, create: false)
+        guard let settings = try store.loadSettings() else { throw HomeError.notInitialised(path: path) }
+        return Home(path: path, store: store, settings: settings)
+    }
+
+    /// What `initialise` did.
+    public struct InitResult: Sendable {
+        /// The opened home.
+        public var home: Home
+        /// True when the home was created by this call.
+        public var created: Bool
+        /// Settings before this call (nil when created).
+        public var previous: HomeSettings?
+    }
+
+    /// Creates the home at `path`, or changes only the given settings of an existing one.
+    public static func initialise(at path: String, change: HomeSettingsChange, now: Date) throws -> InitResult {
+        let change = try change.validated()
+        let fm = FileManager.default
+        let databasePath = path + "/" + databaseName
+        let kind = FileKind(path: path)
+        if kind != .missing {
+            guard kind == .directory else { throw HomeError.notInitialised(path: path) }
+            if FileKind(path: databasePath) == .missing {
+                let contents = (try? fm.contentsOfDirectory(atPath: path)) ?? []
+                guard contents.allSatisfy({ ["blobs", "cache", "tmp"].contains($0) || $0.hasPrefix(".") }) else {
+                    throw InitError.directoryNotEmpty(path: path, entries: contents.count)
+                }
+            }
+        }
+        for directory in [path, path + "/blobs", path + "/cache", path + "/tmp"] {
+            do {
+                try fm.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw FileSystemError(operation: "create directory", path: directory, errno: errno == 0 ? EACCES : errno)
+            }
+        }
+        let store = try Store(path: databasePath, create: true)
+        let (before, after) = try store.applySettings(change, now: now)
+        return InitResult(home: Home(path: path, store: store, settings: after), created: before == nil, previous: before)
+    }
+}
+
+/// Why `init` refused to use a directory.
+public enum InitError: Error, Sendable, CustomStringConvertible, CategorizedError {
+    /// The directory has unrelated files in it.
+    case directoryNotEmpty(path: String, entries: Int)
+
+    /// A sentence naming the directory and the fix.
+    public var description: String {
+        switch self {
+        case let .directoryNotEmpty(path, entries):
+            return "\(path) already holds \(entries) files that are not a betactl home; choose a new or empty directory with --home"
+        }
+    }
+
+    /// Always a refusal.
+    public var category: ErrorCategory { .refused }
+}

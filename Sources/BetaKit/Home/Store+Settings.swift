@@ -1,0 +1,63 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension Store {
+    enum SettingKey {
+        static let createdAt = "created_at"
+        static let teamID = "team_id"
+        static let membershipRenewal = "membership_renewal"
+        static let publicURL = "public_url"
+    }
+
+    /// The home's settings, or nil when `init` never finished.
+    func loadSettings() throws -> HomeSettings? {
+        let values = try read { db in
+            try db.query("SELECT key, value FROM settings").reduce(into: [String: String]()) { result, row in
+                if let key = row.string(0), let value = row.string(1) { result[key] = value }
+            }
+        }
+        return Self.settings(from: values)
+    }
+
+    static func settings(from values: [String: String]) -> HomeSettings? {
+        guard let created = values[SettingKey.createdAt].flatMap(Timestamp.date) else { return nil }
+        return HomeSettings(
+            teamID: values[SettingKey.teamID],
+            membershipRenewal: values[SettingKey.membershipRenewal].flatMap(CalendarDate.init(iso:)),
+            publicURL: values[SettingKey.publicURL] ?? HomeSettings.defaultPublicURL,
+            createdAt: created)
+    }
+
+    /// Applies `change` in one transaction and returns the settings before and after.
+    /// `created_at` is written last so a half-finished first `init` reads as uninitialised.
+    func applySettings(_ change: HomeSettingsChange, now: Date) throws -> (before: HomeSettings?, after: HomeSettings) {
+        try write { db in
+            let existing = try db.query("SELECT key, value FROM settings").reduce(into: [String: String]()) { result, row in
+                if let key = row.string(0), let value = row.string(1) { result[key] = value }
+            }
+            let before = Self.settings(from: existing)
+            func put(_ key: String, _ value: String) throws {
+                try db.query("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                             [.text(key), .text(value)])
+            }
+            if let team = change.teamID { try put(SettingKey.teamID, team) }
+            if let renewal = change.membershipRenewal { try put(SettingKey.membershipRenewal, renewal.description) }
+            if let url = change.publicURL { try put(SettingKey.publicURL, url) }
+            if existing[SettingKey.publicURL] == nil && change.publicURL == nil {
+                try put(SettingKey.publicURL, HomeSettings.defaultPublicURL)
+            }
+            if before == nil { try put(SettingKey.createdAt, Timestamp.string(now)) }
+            var merged = existing
+            for row in try db.query("SELECT key, value FROM settings") {
+                if let key = row.string(0), let value = row.string(1) { merged[key] = value }
+            }
+            guard let after = Self.settings(from: merged) else {
+                throw SQLiteError(code: 1, message: "settings were not saved", sql: nil)
+            }
+            return (before, after)
+        }
+    }
+}

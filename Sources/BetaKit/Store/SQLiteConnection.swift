@@ -1,0 +1,86 @@
+import CSQLite
+
+/// One SQLite connection. Not thread-safe on its own: `Store` serialises access with a mutex,
+/// which is why the unchecked conformance is sound (the connection never escapes the lock).
+///
+/// The wrapper is deliberately thin; typed models are built in the store's
+/// extensions, never in callers.
+final class SQLiteConnection: @unchecked Sendable {
+    let handle: OpaquePointer
+    private var statementCache: [String: SQLiteStatement] = [:]
+
+    /// Opens (creating if asked) the database at `path`.
+    init(path: String, create: Bool) throws(SQLiteError) {
+        var db: OpaquePointer?
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+        if create { flags |= SQLITE_OPEN_CREATE }
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(code: rc, message: message, sql: nil)
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that take no parameters and return no rows of interest.
+    func execute(_ sql: String) throws(SQLiteError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? lastMessage
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+        }
+    }
+
+    /// A prepared statement for `sql`, reused across calls.
+    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let cached = statementCache[sql] {
+            cached.reset()
+            return cached
+        }
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard rc == SQLITE_OK, let statement else {
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: lastMessage, sql: sql)
+        }
+        let prepared = SQLiteStatement(statement, connection: self, sql: sql)
+        statementCache[sql] = prepared
+        return prepared
+    }
+
+    /// Runs `sql` with `bindings` and returns every row.
+    @discardableResult
+    func query(_ sql: String, _ bindings: [SQLiteValue] = []) throws(SQLiteError) -> [SQLiteRow] {
+        let statement = try prepare(sql)
+        try statement.bind(bindings)
+        return try statement.all()
+    }
+
+    /// Runs `sql` with `bindings` and returns the first row, if any.
+    func queryOne(_ sql: String, _ bindings: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteRow? {
+        let statement = try prepare(sql)
+        try statement.bind(bindings)
+        defer { statement.reset() }
+        return try statement.next()
+    }
+
+    /// The rowid of the most recent successful INSERT.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the most recent statement.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    func error(sql: String?) -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(handle), message: lastMessage, sql: sql)
+    }
+}

@@ -1,0 +1,93 @@
+import CSQLite
+import Synchronization
+
+/// The home's SQLite database, shared safely by threads and by other processes.
+///
+/// Every write runs in a `BEGIN IMMEDIATE` transaction: the write lock is taken
+/// up front, so two processes doing read-modify-write can never both read the
+/// old value (no lost update), and waiting happens in SQLite's busy handler
+/// instead of surfacing "database is locked". WAL mode lets readers proceed
+/// while a writer works, and a process killed mid-transaction leaves only a
+/// rolled-back journal behind.
+public final class Store: Sendable {
+    /// The database file.
+    public let path: String
+    private let connection: Mutex<SQLiteConnection>
+
+    /// How long a statement waits for another process's lock before failing.
+    static let busyTimeoutMilliseconds: Int32 = 15_000
+
+    /// Opens the database at `path`, creating it when `create` is true, and brings its schema up to date.
+    public init(path: String, create: Bool) throws {
+        self.path = path
+        let db = try SQLiteConnection(path: path, create: create)
+        sqlite3_busy_timeout(db.handle, Self.busyTimeoutMilliseconds)
+        // journal_mode returns a row, so it cannot go through execute's exec path silently failing.
+        try db.query("PRAGMA journal_mode = WAL")
+        try db.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;")
+        try Schema.migrate(db)
+        connection = Mutex(db)
+    }
+
+    /// Runs `body` in a read transaction, which sees one consistent snapshot.
+    func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try connection.withLock { db in
+            try Self.transaction(db, begin: "BEGIN DEFERRED", body)
+        }
+    }
+
+    /// Runs `body` in a write transaction: all of it commits, or none of it does.
+    func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try connection.withLock { db in
+            try Self.transaction(db, begin: "BEGIN IMMEDIATE", body)
+        }
+    }
+
+    private static func transaction<T>(_ db: SQLiteConnection, begin: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        try beginWithRetry(db, begin)
+        do {
+            let result = try body(db)
+            try db.execute("COMMIT")
+            return result
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    // The busy handler covers almost every wait; this loop covers the rare
+    // SQLITE_BUSY that SQLite returns without consulting it (e.g. during WAL recovery).
+    private static func beginWithRetry(_ db: SQLiteConnection, _ begin: String) throws(SQLiteError) {
+        var attempt = 0
+        while true {
+            do {
+                try db.execute(begin)
+                return
+            } catch where error.isBusy && attempt < 50 {
+                attempt += 1
+                usleep(UInt32(min(attempt, 10)) * 20_000)
+            }
+        }
+    }
+
+    /// The schema version the database is at.
+    public var schemaVersion: Int {
+        (try? read { db in try db.queryOne("PRAGMA user_version")?.int(0) ?? 0 }).map(Int.init) ?? 0
+    }
+
+    /// Runs SQLite's own consistency check and returns its complaints (empty when healthy).
+    public func integrityProblems() throws -> [String] {
+        try read { db in
+            let rows = try db.query("PRAGMA integrity_check")
+            let messages = rows.compactMap { $0.string(0) }
+            let foreignKeys = try db.query("PRAGMA foreign_key_check")
+            return (messages == ["ok"] ? [] : messages) + foreignKeys.map { "foreign key violation in table \($0.string(0) ?? "?") row \($0.int(1) ?? -1)" }
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

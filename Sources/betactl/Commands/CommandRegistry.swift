@@ -1,0 +1,15 @@
+/// Every betactl command, in the order `--help` lists them within their groups.
+enum CommandRegistry {
+    static var all: [any BetactlCommand.Type] { [
+        InitCommand.self, DemoCommand.self,
+        AddTesterCommand.self, TestersCommand.self, ShowTesterCommand.self, RemoveTesterCommand.self,
+        AddDeviceCommand.self, RemoveDeviceCommand.self, DevicesCommand.self,
+        ExportDevicesCommand.self, ImportDevicesCommand.self,
+    ] }
+
+    static var names: [String] { all.map { $0.spec.name } }
+
+    static func command(named name: String) -> (any BetactlCommand.Type)? {
+        all.first { $0.spec.name == name }
+    }
+}

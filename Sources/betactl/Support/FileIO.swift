@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+private let systemRead = Glibc.read
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+private let systemRead = Darwin.read
+private let systemWrite = Darwin.write
+#endif
+import BetaKit
+
+/// Small file helpers for commands that read inputs and write outputs.
+enum FileIO {
+    /// Reads a whole input file of at most `limit` bytes.
+    static func readFile(_ path: String, limit: Int) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileSystemError(operation: "open", path: path, errno: errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileSystemError(operation: "stat", path: path, errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw FileSystemError(operation: "read", path: path, errno: EISDIR) }
+        guard Int(info.st_size) <= limit else {
+            throw CommandFailure(description: "\(path) is \(info.st_size) bytes, larger than the \(limit)-byte limit for this kind of file; check that it is the right file", category: .invalidInput)
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            offset += n
+        }
+        return Array(bytes.prefix(offset))
+    }
+
+    /// Writes `bytes` to `path` atomically: a reader sees the old file or the whole new one, never half.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        let temporary = path + ".betactl-\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw FileSystemError(operation: "create", path: temporary, errno: errno) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let code = errno
+                close(fd); unlink(temporary)
+                throw FileSystemError(operation: "write", path: temporary, errno: code)
+            }
+            offset += n
+        }
+        guard fsync(fd) == 0, close(fd) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw FileSystemError(operation: "write", path: temporary, errno: code)
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw FileSystemError(operation: "rename", path: path, errno: code)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// Runs the built `betactl` binary as a separate process, as a user would.
+struct Betactl {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The binary SwiftPM built next to this test bundle.
+    static let executable: URL = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0 ..< 5 {
+            let candidate = directory.appendingPathComponent("betactl")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: ".build/debug/betactl")
+    }()
+
+    var home: String
+    var extraEnvironment: [String: String] = [:]
+
+    /// The environment every run gets: no colour decisions from the caller's terminal, our home, a fixed HOME.
+    var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["BETACTL_HOME"] = home
+        env["NO_COLOR"] = nil
+        env["BETACTL_NOW"] = nil
+        for (key, value) in extraEnvironment { env[key] = value }
+        return env
+    }
+
+    /// Starts betactl without waiting.
+    func start(_ arguments: [String], stdout: Pipe = Pipe(), stderr: Pipe = Pipe()) throws -> Process {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Runs betactl to completion.
+    @discardableResult
+    func run(_ arguments: String...) throws -> Result { try run(arguments) }
+
+    @discardableResult
+    func run(_ arguments: [String]) throws -> Result {
+        let out = Pipe(), err = Pipe()
+        let process = try start(arguments, stdout: out, stderr: err)
+        // Read both pipes before waiting so a chatty command cannot block on a full pipe.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs and requires success, returning standard output.
+    @discardableResult
+    func ok(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let result = try run(arguments)
+        #expect(result.status == 0, "betactl \(arguments.joined(separator: " ")) failed: \(result.stderr)", sourceLocation: sourceLocation)
+        return result.stdout
+    }
+}
