@@ -67,14 +67,14 @@ do {
 
     let log = accessLog ? ServerLog.standardError : ServerLog.messagesOnly
     let server = try HTTPServer(configuration: configuration, router: router, log: log)
+    ServerSignals.onTermination { name in
+        log.message("\(name): draining")
+        server.shutdown()
+    }
     let bound = try server.start()
     for address in bound { log.message("listening on http://\(address)") }
     if let portFile {
         try bound.map { String($0.port) }.joined(separator: "\n").write(toFile: portFile, atomically: true, encoding: .utf8)
-    }
-    ServerSignals.onTermination { name in
-        log.message("\(name): draining")
-        server.shutdown()
     }
     let done = DispatchSemaphore(value: 0)
     Task.detached {

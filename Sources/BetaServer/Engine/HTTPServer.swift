@@ -23,6 +23,7 @@ public final class HTTPServer: Sendable {
         var bound: [ListenAddress] = []
         var running = 0
         var started = false
+        var shutdownRequested: UInt64?
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -88,12 +89,16 @@ public final class HTTPServer: Sendable {
             for fd in listeners { close(fd) }
             throw error
         }
-        state.withLock { state in
+        let earlyShutdown = state.withLock { state -> UInt64? in
             state.loops = loops
             state.listeners = listeners
             state.bound = bound
             state.running = loops.count
             state.started = true
+            return state.shutdownRequested
+        }
+        if let deadline = earlyShutdown {
+            for loop in loops { loop.run { loop.beginDrain(deadline: deadline) } }
         }
         for loop in loops {
             let thread = Thread { loop.runLoop() }
@@ -109,7 +114,11 @@ public final class HTTPServer: Sendable {
     public func shutdown(gracePeriod: Duration? = nil) {
         let grace = (gracePeriod ?? configuration.timeouts.shutdownGrace).nanoseconds
         let deadline = Monotonic.now() &+ grace
-        let loops = state.withLock { $0.loops }
+        // A signal may arrive before start(); remember it so the server stops as soon as it starts.
+        let loops = state.withLock { state in
+            if !state.started { state.shutdownRequested = deadline }
+            return state.loops
+        }
         for loop in loops { loop.run { loop.beginDrain(deadline: deadline) } }
     }
 

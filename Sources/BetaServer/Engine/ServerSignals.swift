@@ -36,13 +36,14 @@ public enum BetaServer {
     public static func serve(configuration: ServerConfiguration, router: Router, middleware: [any Middleware] = [],
                              log: ServerLog = .standardError) async throws {
         let server = try HTTPServer(configuration: configuration, router: router, middleware: middleware, log: log)
-        let addresses = try server.start()
-        for address in addresses { log.message("listening on http://\(address)") }
+        // Handlers go in before the sockets open, so a signal can never hit the default (fatal) action.
         ServerSignals.onTermination { name in
             log.message("\(name): no longer accepting connections; finishing in-flight requests "
                 + "(up to \(configuration.timeouts.shutdownGrace))")
             server.shutdown()
         }
+        let addresses = try server.start()
+        for address in addresses { log.message("listening on http://\(address)") }
         await server.waitUntilStopped()
         log.message("server stopped")
     }

@@ -5,6 +5,7 @@ enum CommandRegistry {
         AddTesterCommand.self, TestersCommand.self, ShowTesterCommand.self, RemoveTesterCommand.self,
         AddDeviceCommand.self, RemoveDeviceCommand.self, DevicesCommand.self,
         ExportDevicesCommand.self, ImportDevicesCommand.self,
+        ServeCommand.self,
     ] }
 
     static var names: [String] { all.map { $0.spec.name } }
