@@ -7,8 +7,11 @@ import CSystemShim
 
 extension Connection {
     /// Header fields the engine owns; handler-set values are ignored.
-    private static let engineFields: Set<String> = ["content-length", "transfer-encoding", "connection", "date",
-                                                    "keep-alive", "server"]
+    private static let engineFields = ["Content-Length", "Transfer-Encoding", "Connection", "Date", "Keep-Alive", "Server"]
+
+    private static func isEngineField(_ name: String) -> Bool {
+        engineFields.contains { HTTPHeaders.namesEqual($0, name) }
+    }
 
     func handlerFinished(_ response: Response, generation: Int) {
         guard !closed, generation == self.generation, case .handling = phase else { return }
@@ -24,7 +27,7 @@ extension Connection {
         head.reserveCapacity(256)
         head.append(contentsOf: "HTTP/1.1 \(status.code) \(status.reason)\r\n".utf8)
         for field in response.headers {
-            if Connection.engineFields.contains(field.name.lowercased()) { continue }
+            if Connection.isEngineField(field.name) { continue }
             guard Connection.isSafeField(field.name, field.value) else {
                 core.log.message("warning: dropped response header '\(field.name)' with a control character")
                 continue

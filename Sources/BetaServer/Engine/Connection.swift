@@ -86,8 +86,12 @@ final class Connection {
                 return
             }
             input.reserve(16 * 1024)
-            let count = read(fd, input.writablePointer, min(input.writableCount, 64 * 1024))
+            let requested = min(input.writableCount, 64 * 1024)
+            let count = read(fd, input.writablePointer, requested)
             if count > 0 {
+                // A short read drained the socket; edge-triggered polling reports the next arrival,
+                // so skip the read that would only return EAGAIN (one syscall per request saved).
+                if count < requested { canRead = false }
                 input.commit(count)
                 process()
             } else if count == 0 {
