@@ -141,6 +141,28 @@ import Testing
         await server.stop()
     }
 
+    @Test func clientsReadingBelowTheMinimumRateAreDisconnected() async throws {
+        let scratch = try ScratchDirectory()
+        let size = 48 * 1024 * 1024
+        _ = try scratch.write("large.bin", [UInt8](repeating: 0x61, count: size))
+        var router = Router()
+        router.get("/files/*path", StaticFiles(root: scratch.path).handler)
+        let server = try TestServer(router: router) { configuration in
+            configuration.timeouts.minimumDataRate = 1_000_000
+            configuration.timeouts.dataRateWindow = .seconds(1)
+        }
+        let result = try await blocking {
+            let client = try RawClient(port: server.port)
+            client.send("GET /files/large.bin HTTP/1.1\r\nHost: h\r\n\r\n")
+            // Read nothing for a while: the kernel buffers fill and the server's writes stall.
+            Thread.sleep(forTimeInterval: 6)
+            return client.readToEnd()
+        }
+        #expect(result.bytes.count < size)
+        #expect(!result.timedOut)
+        await server.stop()
+    }
+
     @Test func idleKeepAliveConnectionsAreClosed() async throws {
         let server = try TestServer(router: Self.router) { $0.timeouts.idle = .seconds(1) }
         let result = try await blocking {
