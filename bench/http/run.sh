@@ -114,6 +114,7 @@ IDLE=$!
 for _ in $(seq 200); do grep -q READY "$WORK/idle.out" 2>/dev/null && break; sleep 0.1; done
 sleep 1
 during=$(rss_kb $SERVER_PID)
+held=$(grep READY "$WORK/idle.out" | awk '{ print $2 }')
 wait $IDLE
 n_before=$(nginx_rss_kb)
 python3 bench/http/idle.py $NGINX_PORT 1000 4 /hello > "$WORK/idle-nginx.out" &
@@ -122,6 +123,8 @@ for _ in $(seq 200); do grep -q READY "$WORK/idle-nginx.out" 2>/dev/null && brea
 sleep 1
 n_during=$(nginx_rss_kb)
 wait $IDLE
+echo "Connections held open by the client: ${held:-0}."
+echo
 echo "| server | RSS before | RSS with 1,000 idle | goal |"
 echo "|---|---|---|---|"
 echo "| betactl | $((before / 1024)) MB | $((during / 1024)) MB | < 64 MB |"

@@ -16,6 +16,8 @@ final class EventLoop: @unchecked Sendable {
     enum Work {
         case closure(@Sendable () -> Void)
         case job(UnownedJob)
+        /// An accepted socket handed over by the loop that accepted it.
+        case adopt(fd: Int32, peer: String, admitted: Bool)
     }
 
     let index: Int
@@ -30,6 +32,9 @@ final class EventLoop: @unchecked Sendable {
 
     // Loop-confined state.
     var connections: [UInt64: Connection] = [:]
+    /// Every loop of the server (including this one), set before the threads start.
+    var siblings: [EventLoop] = []
+    private var nextSibling = 0
     private var listeners: [Int32] = []
     private var nextToken: UInt64 = 1 << 32
     private(set) var draining = false
@@ -42,6 +47,7 @@ final class EventLoop: @unchecked Sendable {
     init(index: Int, core: ServerCore) throws(ServerError) {
         self.index = index
         self.core = core
+        self.nextSibling = index
         var wakerFD: Int32 = -1
         poller = shim_poller_create(&wakerFD)
         guard poller >= 0 else { throw .system(operation: "creating the event poller", errno: errno) }
@@ -85,6 +91,11 @@ final class EventLoop: @unchecked Sendable {
 
     /// After the loop ends, queued task jobs still need a thread; closures for dead connections are dropped.
     private static func runElsewhere(_ work: Work, loop: EventLoop) {
+        if case .adopt(let fd, _, let admitted) = work {
+            close(fd)
+            loop.core.release(admitted: admitted)
+            return
+        }
         guard case .job(let job) = work else { return }
         if #available(macOS 15.0, *), let executor = loop.executor {
             let unowned = executor.asUnownedTaskExecutor()
@@ -133,6 +144,7 @@ final class EventLoop: @unchecked Sendable {
         for work in leftovers { EventLoop.runElsewhere(work, loop: self) }
         close(poller)
         if waker != poller { close(waker) }
+        siblings = []
         core.loopFinished()
     }
 
@@ -149,6 +161,7 @@ final class EventLoop: @unchecked Sendable {
             for item in items {
                 switch item {
                 case .closure(let work): work()
+                case .adopt(let fd, let peer, let admitted): adopt(fd: fd, peer: peer, admitted: admitted)
                 case .job(let job):
                     if #available(macOS 15.0, *), let executor {
                         job.runSynchronously(on: executor.asUnownedTaskExecutor())
@@ -192,16 +205,34 @@ final class EventLoop: @unchecked Sendable {
                 close(fd)
                 continue
             }
-            let token = nextToken
-            nextToken &+= 1
-            let connection = Connection(fd: fd, token: token, loop: self, peer: peer, admitted: admitted)
-            guard shim_poller_add(poller, fd, token) == 0 else {
-                connection.close()
-                continue
+            // Whichever loop wins the accept race would otherwise keep a whole burst of connections
+            // (wrk opening 50 at once lands on one thread); spread them round-robin instead.
+            let target = siblings.isEmpty ? self : siblings[nextSibling % siblings.count]
+            nextSibling &+= 1
+            if target === self {
+                adopt(fd: fd, peer: peer, admitted: admitted)
+            } else {
+                target.enqueue(.adopt(fd: fd, peer: peer, admitted: admitted))
             }
-            connections[token] = connection
-            if !admitted { connection.rejectOverCapacity() }
         }
+    }
+
+    /// Takes ownership of an accepted socket on this loop's thread.
+    func adopt(fd: Int32, peer: String, admitted: Bool) {
+        if draining {
+            close(fd)
+            core.release(admitted: admitted)
+            return
+        }
+        let token = nextToken
+        nextToken &+= 1
+        let connection = Connection(fd: fd, token: token, loop: self, peer: peer, admitted: admitted)
+        guard shim_poller_add(poller, fd, token) == 0 else {
+            connection.close()
+            return
+        }
+        connections[token] = connection
+        if !admitted { connection.rejectOverCapacity() }
     }
 
     func remove(_ connection: Connection) {

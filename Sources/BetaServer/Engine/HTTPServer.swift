@@ -89,6 +89,7 @@ public final class HTTPServer: Sendable {
             for fd in listeners { close(fd) }
             throw error
         }
+        for loop in loops { loop.siblings = loops }
         let earlyShutdown = state.withLock { state -> UInt64? in
             state.loops = loops
             state.listeners = listeners
