@@ -122,7 +122,11 @@ extension Connection {
                 if offset + written == bytes.count {
                     outbound.dropFirst()
                 } else {
+                    // A short write means the send buffer is full: wait for the writable edge
+                    // instead of a write that would only fail with EAGAIN (as nginx does).
                     outbound.replaceFirst(.bytes(bytes, offset: offset + written))
+                    canWrite = false
+                    return
                 }
             case .file(let file, let offset, let remaining):
                 let chunk = Int(min(remaining, 1 << 30))
@@ -147,6 +151,10 @@ extension Connection {
                     outbound.dropFirst()
                 } else {
                     outbound.replaceFirst(.file(file, offset: offset + sent, remaining: remaining - sent))
+                    if sent < Int64(chunk) {
+                        canWrite = false
+                        return
+                    }
                 }
             }
         }
