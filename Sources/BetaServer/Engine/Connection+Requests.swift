@@ -97,11 +97,26 @@ extension Connection {
 
     /// Answers with an error status and closes, without running the handler chain.
     func fail(_ status: HTTPStatus, _ message: String) {
-        if case .body(let reader) = phase { reader.discard() }
+        var requestLine = "-"
+        switch phase {
+        case .body(let reader):
+            reader.discard()
+            if let request = pendingRequest { requestLine = "\(request.method) \(request.target) \(request.version)" }
+        case .head:
+            // Nothing of this request was understood; answer it as a plain HTTP/1.1 GET would be.
+            requestIsHead = false
+            requestVersion = .http11
+        default:
+            break
+        }
         phase = .handling
         pendingRequest = nil
         keepAlive = false
         generation += 1
+        if let access = core.log.access {
+            // Rejected requests never reach the middleware, so the access log line is written here.
+            access("\(peer) - - [\(HTTPDate.commonLog(time(nil)))] \"\(requestLine)\" \(status.code) - \"-\" \"-\"")
+        }
         writeResponse(.text("\(status.code) \(status.reason): \(message)\n", status: status))
     }
 

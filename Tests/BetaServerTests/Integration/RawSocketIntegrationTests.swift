@@ -55,6 +55,17 @@ import Testing
         await server.stop()
     }
 
+    @Test func rejectedRequestsAppearInTheAccessLog() async throws {
+        let lines = LockedLines()
+        let log = ServerLog(message: { _ in }, access: { lines.append($0) })
+        let server = try TestServer(router: Self.router, log: log)
+        _ = try await exchange("GET /healthz HTTP/1.1\r\nHost: h\r\n\r\nGET / HTTP/1.1\r\nBad Name: x\r\n\r\n",
+                               port: server.port)
+        await server.stop()
+        #expect(lines.lines.contains { $0.hasPrefix("127.0.0.1 - - [") && $0.contains("\"GET /healthz HTTP/1.1\" 200 3") })
+        #expect(lines.lines.contains { $0.hasPrefix("127.0.0.1 - - [") && $0.contains("\"-\" 400 -") })
+    }
+
     @Test func aMalformedRequestAfterAGoodOneOnTheSameConnectionStillGetsAnswered() async throws {
         let server = try TestServer(router: Self.router)
         let response = try await exchange("GET /healthz HTTP/1.1\r\nHost: h\r\n\r\nGET / HTTP/1.1\r\nHost: h\r\nBad Name: x\r\n\r\n",
