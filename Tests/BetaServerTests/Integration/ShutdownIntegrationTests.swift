@@ -54,8 +54,10 @@ import Testing
     }
 
     @Test func shutdownClosesIdleConnectionsAndFinishesBusyOnes() async throws {
+        let started = LockedLines()
         var router = Router()
         router.get("/slow") { _, _ in
+            started.append("started")
             try await Task.sleep(for: .milliseconds(500))
             return .text("done")
         }
@@ -63,7 +65,9 @@ import Testing
         let idle = try RawClient(port: server.port)
         let busy = try RawClient(port: server.port)
         busy.send("GET /slow HTTP/1.1\r\nHost: h\r\n\r\n")
-        try await Task.sleep(for: .milliseconds(100))
+        // Shut down only once the handler is running, however slow the machine is.
+        for _ in 0..<1200 where started.lines.isEmpty { try await Task.sleep(for: .milliseconds(25)) }
+        #expect(!started.lines.isEmpty)
         server.server.shutdown(gracePeriod: .seconds(30))
         let (busyResult, idleResult) = try await blocking { (busy.readToEnd(), idle.readToEnd()) }
         let text = String(decoding: busyResult.bytes, as: UTF8.self)
