@@ -174,3 +174,25 @@ import Testing
         }
     }
 }
+
+@Suite struct JSONHelperTests {
+    struct Build: Codable, Equatable {
+        var version: String
+        var number: Int
+    }
+
+    @Test func jsonResponsesAreSortedAndTyped() throws {
+        let response = try Response.json(Build(version: "1.2", number: 7), status: .created)
+        #expect(response.status == .created)
+        #expect(response.headers["Content-Type"] == "application/json")
+        guard case .bytes(let bytes) = response.body else { Issue.record("not bytes"); return }
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"number":7,"version":"1.2"}"#)
+    }
+
+    @Test func jsonBodiesDecodeOrFailWith400() throws {
+        let good = Request(method: .post, target: "/", body: .bytes(Array(#"{"version":"2","number":3}"#.utf8)))
+        #expect(try good.decodeJSON(Build.self) == Build(version: "2", number: 3))
+        let bad = Request(method: .post, target: "/", body: .bytes(Array("{".utf8)))
+        #expect { try bad.decodeJSON(Build.self) } throws: { ($0 as? HTTPError)?.status == .badRequest }
+    }
+}
