@@ -5,6 +5,8 @@ enum CommandRegistry {
         AddTesterCommand.self, TestersCommand.self, ShowTesterCommand.self, RemoveTesterCommand.self,
         AddDeviceCommand.self, RemoveDeviceCommand.self, DevicesCommand.self,
         ExportDevicesCommand.self, ImportDevicesCommand.self,
+        ImportProfileCommand.self, ProfilesCommand.self, CheckProfileCommand.self, EntitlementsCommand.self, CheckEntitlementsCommand.self,
+        ReleaseCommand.self, AddSymbolsCommand.self, SymbolsCommand.self, ReleasesCommand.self, ShowReleaseCommand.self, RevokeCommand.self,
         ServeCommand.self,
     ] }
 

@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import AppleFormats
+
+/// What `release` was asked to do.
+public struct ReleaseRequest: Sendable {
+    /// The .ipa or .xcarchive.
+    public var path: String
+    /// Extra dSYM inputs.
+    public var dsymPaths: [String]
+    /// Release notes.
+    public var notes: String?
+    /// Target groups.
+    public var groups: [String]
+    /// What validation tolerates.
+    public var policy: ReleasePolicy
+
+    /// Creates a request.
+    public init(path: String, dsymPaths: [String] = [], notes: String? = nil, groups: [String] = [], policy: ReleasePolicy = ReleasePolicy()) {
+        self.path = path
+        self.dsymPaths = dsymPaths
+        self.notes = notes
+        self.groups = groups
+        self.policy = policy
+    }
+}
+
+/// A published release and the warnings its validation produced.
+public struct ReleaseResult: Sendable {
+    /// The new release.
+    public var release: Release
+    /// Validation, accepted, with its warnings and recorded missing symbols.
+    public var validation: ReleaseValidation
+    /// Symbol keys newly added to the archive.
+    public var addedSymbols: [SymbolKey]
+}
+
+extension Archive {
+    /// Validates and publishes a build atomically; refuses with every reason at once.
+    public func release(_ request: ReleaseRequest, devices: [Device], now: Date, progress: IngestProgressHandler? = nil) throws -> ReleaseResult {
+        try cleanOrphans()
+        let staging = try makeStagingDirectory()
+        defer { try? FileManager.default.removeItem(atPath: staging) }
+        let packageCopy = "\(staging)/package"
+        var ingestor = ArtifactIngestor(workDirectory: staging, progress: progress)
+        // An .ipa is archived as it is, copied while it is hashed; an .xcarchive is packaged into an ipa below.
+        if request.path.lowercased().hasSuffix(".ipa") { ingestor.copyInputTo = packageCopy }
+        let build = try ingestor.ingest(path: request.path)
+        ingestor.copyInputTo = nil
+        let dsyms = try request.dsymPaths.map { path -> IngestedArtifact in
+            let artifact = try ingestor.ingest(path: path)
+            guard !artifact.dwarfFiles.isEmpty else { throw ArchiveError.noSymbols(path) }
+            return artifact
+        }
+        var available = try archivedSymbolKeys().union(build.symbolKeys)
+        for dsym in dsyms { available.formUnion(dsym.symbolKeys) }
+        let validation = ReleaseValidator.validate(build: build, availableSymbols: available, devices: devices, policy: request.policy, now: now)
+        guard validation.isAccepted, let app = build.app else { throw ArchiveError.refused(validation) }
+        var staged = StagedBlobs()
+        let packageDigest: HashDigest
+        if build.kind == .xcarchive {
+            let ipa = "\(staging)/package-ipa"
+            let packaged = try IPAPackager.package(input: request.path, appBundlePath: app.bundlePath, to: ipa)
+            packageDigest = packaged.digest
+            staged.add(staged: ipa, digest: packaged.digest, size: packaged.size, kind: "ipa")
+        } else if let digest = build.sha256, FileKind(path: packageCopy) == .regularFile {
+            packageDigest = digest
+            staged.add(staged: packageCopy, digest: digest, size: build.size, kind: "ipa")
+        } else {
+            packageDigest = try staged.copy(request.path, kind: "ipa", staging: staging)
+        }
+        let icon = try app.iconPNG.map { try staged.write($0, kind: "icon", staging: staging) }
+        let symbolRows = try stageSymbols([build] + dsyms, into: &staged, staging: staging)
+        try staged.publish(to: self, now: now)
+        let groups = try Roster.validate(groups: request.groups)
+        let profile = app.profile
+        let (id, added): (Int64, [SymbolKey]) = try home.store.write { db in
+            try commitBlobs(staged.registrations, now: now, db: db)
+            try db.query("""
+                INSERT INTO releases (bundle_id, display_name, version, build, minimum_os, source_kind, source_name, package_blob, icon_blob,
+                    profile_uuid, profile_name, profile_type, profile_expires_at, notes, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.text(app.info.bundleIdentifier), .optional(app.info.displayName), .optional(app.info.shortVersion),
+                      .optional(app.info.buildVersion), .optional(app.info.minimumOSVersion), .text(build.kind.rawValue),
+                      .text(request.path.split(separator: "/").last.map(String.init) ?? request.path), .text(packageDigest.hex),
+                      .optional(icon?.hex), .optional(profile?.uuid), .optional(profile?.name), .optional(profile?.type.rawValue),
+                      .optional(profile.map { Timestamp.string($0.expirationDate) }), .optional(request.notes), .text(Timestamp.string(now))])
+            guard let id = try db.queryOne("SELECT last_insert_rowid()")?.int(0) else { throw ArchiveError.unknownRelease("new") }
+            for group in groups { try db.query("INSERT INTO release_groups (release_id, name) VALUES (?, ?)", [.integer(id), .text(group)]) }
+            for executable in app.executables {
+                for slice in executable.slices {
+                    try db.query("INSERT OR IGNORE INTO release_slices (release_id, path, kind, bundle_id, arch, uuid, minimum_os) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                 [.integer(id), .text(executable.path), .text(executable.kind.rawValue), .optional(executable.bundleIdentifier),
+                                  .text(slice.architecture.name), .optional(slice.uuid?.uuidString), .optional(slice.minimumOS)])
+                }
+            }
+            return (id, try Self.insertSymbols(symbolRows, now: now, db: db))
+        }
+        return ReleaseResult(release: try release(id: id), validation: validation, addedSymbols: added)
+    }
+
+    static let releaseColumns = """
+        id, bundle_id, display_name, version, build, minimum_os, source_kind, source_name, package_blob, icon_blob,
+        profile_uuid, profile_name, profile_type, profile_expires_at, notes, created_at, revoked_at
+        """
+
+    static func release(from row: SQLiteRow, groups: [String]) -> Release {
+        Release(id: row.int(0) ?? 0, bundleID: row.string(1) ?? "", displayName: row.string(2), version: row.string(3), build: row.string(4),
+                minimumOS: row.string(5), sourceKind: row.string(6).flatMap(ArtifactKind.init(rawValue:)) ?? .ipa, sourceName: row.string(7) ?? "",
+                packageBlob: row.string(8).flatMap(HashDigest.init(hex:)) ?? HashDigest(bytes: []),
+                iconBlob: row.string(9).flatMap(HashDigest.init(hex:)), profileUUID: row.string(10), profileName: row.string(11),
+                profileType: row.string(12).flatMap(ProfileType.init(rawValue:)), profileExpiresAt: row.string(13).flatMap(Timestamp.date),
+                notes: row.string(14), groups: groups, createdAt: row.string(15).flatMap(Timestamp.date) ?? .distantPast,
+                revokedAt: row.string(16).flatMap(Timestamp.date))
+    }
+
+    /// Every release, newest first; revoked ones only when asked.
+    public func releases(includeRevoked: Bool = true) throws -> [Release] {
+        try home.store.read { db in
+            var groups: [Int64: [String]] = [:]
+            for row in try db.query("SELECT release_id, name FROM release_groups ORDER BY name") {
+                if let id = row.int(0), let name = row.string(1) { groups[id, default: []].append(name) }
+            }
+            let filter = includeRevoked ? "" : "WHERE revoked_at IS NULL"
+            return try db.query("SELECT \(Self.releaseColumns) FROM releases \(filter) ORDER BY id DESC").map {
+                Self.release(from: $0, groups: groups[$0.int(0) ?? 0] ?? [])
+            }
+        }
+    }
+
+    /// One release.
+    public func release(id: Int64) throws -> Release {
+        guard let found = try releases().first(where: { $0.id == id }) else { throw ArchiveError.unknownRelease(String(id)) }
+        return found
+    }
+
+    /// The executable slices of a release and whether each has symbols.
+    public func slices(ofRelease id: Int64) throws -> [ReleaseSlice] {
+        try home.store.read { db in
+            try db.query("""
+                SELECT s.path, s.kind, s.bundle_id, s.arch, s.uuid, s.minimum_os,
+                       EXISTS (SELECT 1 FROM symbols y WHERE y.uuid = s.uuid AND y.arch = s.arch)
+                FROM release_slices s WHERE s.release_id = ? ORDER BY s.rowid
+                """, [.integer(id)]).map {
+                ReleaseSlice(path: $0.string(0) ?? "", kind: $0.string(1) ?? "", bundleID: $0.string(2), architecture: $0.string(3) ?? "",
+                             uuid: $0.string(4), minimumOS: $0.string(5), hasSymbols: ($0.int(6) ?? 0) != 0)
+            }
+        }
+    }
+
+    /// Hides a release from testers; its package and symbols stay archived.
+    public func revoke(id: Int64, now: Date) throws -> Release {
+        try home.store.write { db in
+            guard let row = try db.queryOne("SELECT revoked_at FROM releases WHERE id = ?", [.integer(id)]) else {
+                throw ArchiveError.unknownRelease(String(id))
+            }
+            if let revoked = row.string(0) { throw ArchiveError.alreadyRevoked(id: id, on: String(revoked.prefix(10))) }
+            try db.query("UPDATE releases SET revoked_at = ? WHERE id = ?", [.text(Timestamp.string(now)), .integer(id)])
+        }
+        return try release(id: id)
+    }
+}

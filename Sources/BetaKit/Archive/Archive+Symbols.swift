@@ -1,0 +1,117 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import AppleFormats
+
+/// What `add-symbols` did.
+public struct AddSymbolsResult: Sendable {
+    /// Keys newly archived.
+    public var added: [SymbolKey]
+    /// Keys found in the inputs that were already archived.
+    public var alreadyPresent: [SymbolKey]
+    /// Releases that have an executable slice among the added keys.
+    public var releaseIDs: [Int64]
+}
+
+extension Archive {
+    /// Every (UUID, architecture) with archived symbols.
+    public func archivedSymbolKeys() throws -> Set<SymbolKey> {
+        try home.store.read { db in
+            Set(try db.query("SELECT uuid, arch FROM symbols").compactMap { row -> SymbolKey? in
+                guard let uuid = row.string(0).flatMap(UUID.init(uuidString:)), let arch = row.string(1).flatMap(MachOArchitecture.init(name:)) else { return nil }
+                return SymbolKey(uuid: uuid, architecture: arch)
+            })
+        }
+    }
+
+    /// Archives the dSYMs found in `paths` (.dSYM folders or zips, or .xcarchives).
+    public func addSymbols(paths: [String], now: Date, progress: IngestProgressHandler? = nil) throws -> AddSymbolsResult {
+        try cleanOrphans()
+        let staging = try makeStagingDirectory()
+        defer { try? FileManager.default.removeItem(atPath: staging) }
+        let ingestor = ArtifactIngestor(workDirectory: staging, progress: progress)
+        var artifacts: [IngestedArtifact] = []
+        for path in paths {
+            let artifact = try ingestor.ingest(path: path)
+            guard !artifact.dwarfFiles.isEmpty else { throw ArchiveError.noSymbols(path) }
+            artifacts.append(artifact)
+        }
+        let existing = try archivedSymbolKeys()
+        let all = artifacts.reduce(into: Set<SymbolKey>()) { $0.formUnion($1.symbolKeys) }
+        // Only files with at least one new key are copied.
+        let fresh = artifacts.map { artifact -> IngestedArtifact in
+            var copy = artifact
+            copy.dwarfFiles = artifact.dwarfFiles.filter { file in
+                file.slices.contains { slice in slice.uuid.map { !existing.contains(SymbolKey(uuid: $0, architecture: slice.architecture)) } ?? false }
+            }
+            return copy
+        }
+        var staged = StagedBlobs()
+        let rows = try stageSymbols(fresh, into: &staged, staging: staging)
+        try staged.publish(to: self, now: now)
+        let added: [SymbolKey] = try home.store.write { db in
+            try commitBlobs(staged.registrations, now: now, db: db)
+            return try Self.insertSymbols(rows, now: now, db: db)
+        }
+        let releaseIDs: [Int64] = try home.store.read { db in
+            var ids = Set<Int64>()
+            for key in added {
+                for row in try db.query("SELECT release_id FROM release_slices WHERE uuid = ? AND arch = ?", [.text(key.uuid.uuidString), .text(key.architecture.name)]) {
+                    if let id = row.int(0) { ids.insert(id) }
+                }
+            }
+            return ids.sorted()
+        }
+        return AddSymbolsResult(added: added.sorted(), alreadyPresent: all.intersection(existing).sorted(), releaseIDs: releaseIDs)
+    }
+
+    /// Every archived symbol slice with the releases it serves.
+    public func symbols() throws -> [SymbolEntry] {
+        try home.store.read { db in
+            try db.query("""
+                SELECT y.uuid, y.arch, y.dsym_name, y.file_name, y.blob, y.added_at,
+                       (SELECT group_concat(DISTINCT s.release_id) FROM release_slices s WHERE s.uuid = y.uuid AND s.arch = y.arch)
+                FROM symbols y ORDER BY y.added_at, y.dsym_name, y.uuid, y.arch
+                """).map { row in
+                let ids = (row.string(6) ?? "").split(separator: ",").compactMap { Int64($0) }.sorted()
+                let blob = row.string(4).flatMap(HashDigest.init(hex:))
+                return SymbolEntry(uuid: row.string(0) ?? "", architecture: row.string(1) ?? "", dsymName: row.string(2) ?? "",
+                                   fileName: row.string(3) ?? "", path: blob.map { blobs.path(for: $0) } ?? "",
+                                   addedAt: row.string(5).flatMap(Timestamp.date) ?? .distantPast, releaseIDs: ids)
+            }
+        }
+    }
+
+    /// Executable slices of releases (revoked ones too) whose symbols are not archived, with their release.
+    public func slicesWithoutSymbols() throws -> [(releaseID: Int64, slice: ReleaseSlice)] {
+        try home.store.read { db in
+            try db.query("""
+                SELECT s.release_id, s.path, s.kind, s.bundle_id, s.arch, s.uuid, s.minimum_os FROM release_slices s
+                WHERE NOT EXISTS (SELECT 1 FROM symbols y WHERE y.uuid = s.uuid AND y.arch = s.arch)
+                ORDER BY s.release_id, s.path, s.arch
+                """).map { row in
+                (row.int(0) ?? 0, ReleaseSlice(path: row.string(1) ?? "", kind: row.string(2) ?? "", bundleID: row.string(3),
+                                               architecture: row.string(4) ?? "", uuid: row.string(5), minimumOS: row.string(6), hasSymbols: false))
+            }
+        }
+    }
+
+    /// The DWARF file for an image UUID, for symbolication. `architecture` is a hint: when no slice
+    /// of that architecture is archived the UUID alone decides. Returns the slice's real architecture.
+    public func symbolLocation(uuid: UUID, architecture: MachOArchitecture? = nil) throws -> (path: String, architecture: MachOArchitecture)? {
+        try home.store.read { db in
+            var row: SQLiteRow?
+            if let architecture {
+                row = try db.queryOne("SELECT blob, arch FROM symbols WHERE uuid = ? AND arch = ?", [.text(uuid.uuidString), .text(architecture.name)])
+            }
+            if row == nil {
+                row = try db.queryOne("SELECT blob, arch FROM symbols WHERE uuid = ? ORDER BY arch LIMIT 1", [.text(uuid.uuidString)])
+            }
+            guard let row, let digest = row.string(0).flatMap(HashDigest.init(hex:)),
+                  let arch = row.string(1).flatMap(MachOArchitecture.init(name:)) else { return nil }
+            return (blobs.path(for: digest), arch)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AppleFormats
+
+/// Files named by their SHA-256 under `blobs/ab/abcdef…`.
+///
+/// Files enter only by `rename(2)` from the same file system, so a reader never
+/// sees a half-written blob, and identical content is stored once.
+struct BlobStore: Sendable {
+    let root: String
+
+    func path(for digest: HashDigest) -> String {
+        let hex = digest.hex
+        return "\(root)/\(hex.prefix(2))/\(hex)"
+    }
+
+    func contains(_ digest: HashDigest) -> Bool {
+        FileKind(path: path(for: digest)) == .regularFile
+    }
+
+    /// Moves `staged` (already complete and synced) into place; when the blob exists the staged file is removed.
+    func adopt(staged: String, digest: HashDigest) throws(FileSystemError) {
+        let target = path(for: digest)
+        let directory = String(target.dropLast(digest.hex.count + 1))
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            throw FileSystemError(operation: "create directory", path: directory, errno: errno)
+        }
+        if contains(digest) {
+            unlink(staged)
+            return
+        }
+        guard rename(staged, target) == 0 else { throw FileSystemError(operation: "rename", path: staged, errno: errno) }
+        let fd = open(directory, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+    }
+
+    /// Writes bytes as a blob via a staged file in `staging`.
+    func store(_ bytes: [UInt8], staging: String) throws(FileSystemError) -> HashDigest {
+        let digest = SHA256.hash(bytes)
+        if contains(digest) { return digest }
+        let staged = "\(staging)/blob-\(digest.hex)"
+        let fd = open(staged, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FileSystemError(operation: "create", path: staged, errno: errno) }
+        do {
+            defer { close(fd) }
+            let written: Result<Void, FileSystemError> = bytes.withUnsafeBytes { raw in
+                Result { () throws(FileSystemError) in try FileDigest.writeAll(fd, raw, path: staged) }
+            }
+            try written.get()
+            guard fsync(fd) == 0 else { throw FileSystemError(operation: "sync", path: staged, errno: errno) }
+        }
+        try adopt(staged: staged, digest: digest)
+        return digest
+    }
+
+    /// Copies a file into a staged file while hashing it, then adopts it.
+    func store(file: String, staging: String) throws(FileSystemError) -> HashDigest {
+        let staged = "\(staging)/copy-\(UInt64.random(in: 0 ... UInt64.max))"
+        let digest = try FileDigest.sha256(path: file, copyTo: staged)
+        try adopt(staged: staged, digest: digest)
+        return digest
+    }
+
+    func remove(_ digest: HashDigest) {
+        unlink(path(for: digest))
+    }
+}

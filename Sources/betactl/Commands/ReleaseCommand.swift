@@ -1,0 +1,58 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import AppleFormats
+import BetaKit
+
+/// `betactl release PATH`: validates a build and publishes it with its symbols.
+enum ReleaseCommand: BetactlCommand {
+    static let spec = CommandSpec(
+        name: "release", summary: "Validate and publish an .ipa or .xcarchive with its dSYMs.",
+        arguments: [ArgumentSpec(name: "PATH", help: "The .ipa, or an .xcarchive (folder or zip) whose app is packaged into an ipa.")],
+        options: [
+            .repeated("--dsym", "PATH", "A .dSYM (folder or zip) or .xcarchive with the build's symbols."),
+            .value("--notes", "TEXT", "Release notes."),
+            .value("--notes-file", "F", "Read release notes from F."),
+            .repeated("--group", "G", "Offer the release only to group G (default: everyone)."),
+            .repeated("--allow-profile-type", "TYPE", "Also accept a development or enterprise profile."),
+            .flag("--allow-missing-symbols", "Release even when executables have no dSYM (they are still recorded)."),
+        ],
+        discussion: "Refuses, listing every reason at once, when the embedded profile is not ad hoc or has expired, does not cover the bundle id, the signed entitlements are not allowed by it, or an executable slice has no matching dSYM. Publishing is atomic: an interrupted release leaves no trace.",
+        group: .releases)
+
+    static func run(_ invocation: Invocation) async throws {
+        let args = invocation.arguments
+        let path = args.argument("PATH") ?? ""
+        if args.value("--notes") != nil && args.value("--notes-file") != nil {
+            throw invocation.usageError("give either --notes or --notes-file, not both")
+        }
+        var notes = args.value("--notes")
+        if let file = args.value("--notes-file") {
+            let bytes = try FileIO.readFile(file, limit: 1 << 20)
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw CommandFailure(description: "\(file) is not UTF-8 text; save the notes as UTF-8", category: .invalidInput)
+            }
+            notes = text
+        }
+        let policy = ReleasePolicy(allowedProfileTypes: try ProfileArgument.allowedTypes(args.values("--allow-profile-type"), invocation: invocation),
+                                   allowMissingSymbols: args.flag("--allow-missing-symbols"))
+        let home = try invocation.openHome()
+        let devices = try Roster(home: home).devices(includeRemoved: false)
+        let progress = ProgressLine(console: invocation.console)
+        let result: ReleaseResult
+        do {
+            defer { progress.finish() }
+            result = try Archive(home: home).release(
+                ReleaseRequest(path: path, dsymPaths: args.values("--dsym"), notes: notes, groups: args.values("--group"), policy: policy),
+                devices: devices, now: invocation.now, progress: progress.handler)
+        }
+        for warning in result.validation.warnings { invocation.warn(warning.description) }
+        let release = result.release
+        let name = release.displayName ?? release.bundleID
+        invocation.print("Released \(name) \(release.version ?? "?") (\(release.build ?? "?")) as release \(release.id)")
+        invocation.print("  install page  \(ArchiveJSON.installPage(release.id, publicURL: home.settings.publicURL))")
+        invocation.print("  symbols       \(result.addedSymbols.count) new slice\(result.addedSymbols.count == 1 ? "" : "s") archived")
+    }
+}

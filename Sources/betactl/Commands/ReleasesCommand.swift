@@ -1,0 +1,76 @@
+import AppleFormats
+import BetaKit
+
+/// `betactl releases`: every release, newest first.
+enum ReleasesCommand: BetactlCommand {
+    static let spec = CommandSpec(name: "releases", summary: "List releases, newest first.", options: [.json], group: .releases)
+
+    static func run(_ invocation: Invocation) async throws {
+        let home = try invocation.openHome()
+        let releases = try Archive(home: home).releases()
+        if invocation.arguments.flag("--json") {
+            try invocation.printJSON(releases.map { ArchiveJSON.release($0, publicURL: home.settings.publicURL) })
+            return
+        }
+        guard !releases.isEmpty else {
+            invocation.print("No releases yet. Publish one with `betactl release PATH`.")
+            return
+        }
+        var table = Table(headers: ["ID", "APP", "VERSION", "GROUPS", "CREATED", "STATUS"])
+        for release in releases {
+            table.rows.append([String(release.id), release.displayName ?? release.bundleID, "\(release.version ?? "?") (\(release.build ?? "?"))",
+                               release.groups.isEmpty ? "everyone" : release.groups.joined(separator: ","), CalendarDate(release.createdAt).description,
+                               release.revokedAt.map { "revoked \(CalendarDate($0))" } ?? "active"])
+        }
+        invocation.console.writeOut(table.render(style: invocation.style))
+    }
+}
+
+/// `betactl show-release ID`: one release with its executables and their symbols.
+enum ShowReleaseCommand: BetactlCommand {
+    static let spec = CommandSpec(
+        name: "show-release", summary: "Show a release, its executables and their symbols.",
+        arguments: [ArgumentSpec(name: "ID", help: "The release number.")], options: [.json], group: .releases)
+
+    static func run(_ invocation: Invocation) async throws {
+        let home = try invocation.openHome()
+        let archive = Archive(home: home)
+        let text = invocation.arguments.argument("ID") ?? ""
+        guard let id = Int64(text) else { throw ArchiveError.unknownRelease(text) }
+        let release = try archive.release(id: id)
+        let slices = try archive.slices(ofRelease: id)
+        if invocation.arguments.flag("--json") {
+            try invocation.printJSON(ArchiveJSON.release(release, publicURL: home.settings.publicURL, slices: slices))
+            return
+        }
+        invocation.print("Release \(release.id): \(release.displayName ?? release.bundleID) \(release.version ?? "?") (\(release.build ?? "?"))")
+        invocation.print("  bundle id     \(release.bundleID)")
+        invocation.print("  status        \(release.revokedAt.map { "revoked \(Timestamp.string($0))" } ?? "active")")
+        invocation.print("  created       \(Timestamp.string(release.createdAt)) from \(release.sourceName)")
+        invocation.print("  sha256        \(release.packageBlob.hex)")
+        invocation.print("  profile       \(release.profileName ?? "-") (\(release.profileType?.description ?? "?"), expires \(release.profileExpiresAt.map { CalendarDate($0).description } ?? "?"))")
+        invocation.print("  groups        \(release.groups.isEmpty ? "everyone" : release.groups.joined(separator: ", "))")
+        invocation.print("  install page  \(ArchiveJSON.installPage(release.id, publicURL: home.settings.publicURL))")
+        if let notes = release.notes { invocation.print("  notes         \(notes)") }
+        var table = Table(headers: ["EXECUTABLE", "KIND", "ARCH", "UUID", "MIN OS", "SYMBOLS"])
+        for slice in slices {
+            table.rows.append([slice.path, slice.kind, slice.architecture, slice.uuid ?? "-", slice.minimumOS ?? "-", slice.hasSymbols ? "yes" : "MISSING"])
+        }
+        invocation.print("")
+        invocation.console.writeOut(table.render(style: invocation.style))
+    }
+}
+
+/// `betactl revoke ID`: hides a release from testers, keeping its symbols.
+enum RevokeCommand: BetactlCommand {
+    static let spec = CommandSpec(
+        name: "revoke", summary: "Hide a release from testers (its symbols are kept forever).",
+        arguments: [ArgumentSpec(name: "ID", help: "The release number.")], group: .releases)
+
+    static func run(_ invocation: Invocation) async throws {
+        let text = invocation.arguments.argument("ID") ?? ""
+        guard let id = Int64(text) else { throw ArchiveError.unknownRelease(text) }
+        let release = try Archive(home: try invocation.openHome()).revoke(id: id, now: invocation.now)
+        invocation.print("Revoked release \(release.id) (\(release.displayName ?? release.bundleID) \(release.version ?? "")); its symbols stay archived for crash reports.")
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+@testable import AppleFormats
+
+@Suite struct ZipWriterTests {
+    @Test func writesArchivesThatOurReaderAndPythonsZipfileAccept() throws {
+        var bytes: [UInt8] = []
+        var writer = ZipWriter { bytes.append(contentsOf: $0) }
+        let big = (0 ..< 700_000).map { UInt8(truncatingIfNeeded: $0 &* 31 >> 3) }
+        try writer.addDirectory("Payload/")
+        try writer.addFile("Payload/empty") { _ in }
+        try writer.addFile("Payload/big.bin", mode: 0o100755) { deliver in
+            try big.withUnsafeBytes { raw in
+                try deliver(UnsafeRawBufferPointer(rebasing: raw[0 ..< 100_000]))
+                try deliver(UnsafeRawBufferPointer(rebasing: raw[100_000...]))
+            }
+        }
+        try writer.addFile("Payload/stored.txt", compress: false) { deliver in try Array("plain".utf8).withUnsafeBytes { try deliver($0) } }
+        try writer.close()
+        let archive = try ZipArchive(source: ZipMemorySource(bytes))
+        #expect(archive.entries.map(\.name) == ["Payload/", "Payload/empty", "Payload/big.bin", "Payload/stored.txt"])
+        #expect(try archive.contents(of: try #require(archive.entry(named: "Payload/big.bin"))) == big)
+        #expect(archive.entry(named: "Payload/big.bin")?.isExecutable == true)
+        #expect(try archive.contents(of: try #require(archive.entry(named: "Payload/stored.txt"))) == Array("plain".utf8))
+        #expect(try archive.contents(of: try #require(archive.entry(named: "Payload/empty"))).isEmpty)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString).zip")
+        try Data(bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // Python's zipfile checks every CRC; a structural problem raises and exits non-zero.
+        process.arguments = ["python3", "-c", "import sys, zipfile; sys.exit(1 if zipfile.ZipFile(sys.argv[1]).testzip() else 0)", url.path]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func refusesUnsafeNames() {
+        var writer = ZipWriter { _ in }
+        #expect(throws: ZipError.self) { try writer.addFile("../evil") { _ in } }
+        #expect(throws: ZipError.self) { try writer.addDirectory("/abs") }
+    }
+}
