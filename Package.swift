@@ -30,10 +30,12 @@ let package = Package(
         .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite"]),
         .target(name: "BetaServer", dependencies: ["BetaKit", "CSystemShim", "CZlib"]),
         .executableTarget(name: "betactl", dependencies: ["BetaKit", "BetaServer", "AppleFormats"]),
+        // Minimal host for the HTTP engine, driven by BetaServerTests and bench/http.
+        .executableTarget(name: "BetaServerHost", dependencies: ["BetaServer"]),
 
         .testTarget(name: "AppleFormatsTests", dependencies: ["AppleFormats"]),
         .testTarget(name: "BetaKitTests", dependencies: ["BetaKit", "AppleFormats"]),
-        .testTarget(name: "BetaServerTests", dependencies: ["BetaServer", "BetaKit"]),
+        .testTarget(name: "BetaServerTests", dependencies: ["BetaServer", "BetaKit", "BetaServerHost"]),
         .testTarget(name: "BetactlTests", dependencies: ["betactl", "BetaKit"]),
     ],
     swiftLanguageModes: [.v6]

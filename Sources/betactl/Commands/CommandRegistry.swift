@@ -8,6 +8,7 @@ enum CommandRegistry {
         ImportProfileCommand.self, ProfilesCommand.self, CheckProfileCommand.self, EntitlementsCommand.self, CheckEntitlementsCommand.self,
         ReleaseCommand.self, AddSymbolsCommand.self, SymbolsCommand.self, ReleasesCommand.self, ShowReleaseCommand.self, RevokeCommand.self,
         SymbolicateCommand.self,
+        ServeCommand.self,
     ] }
 
     static var names: [String] { all.map { $0.spec.name } }

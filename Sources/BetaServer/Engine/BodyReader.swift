@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a request body could not be read.
+enum BodyError: Error {
+    case framing(HTTPParseError)
+    case tooLarge(limit: Int64)
+    case storage(path: String, errno: Int32)
+}
+
+/// Reads one request body from the connection's buffer: in memory while small, spilling to a temporary file.
+final class BodyReader {
+    private var remaining: Int64
+    private var decoder: ChunkedDecoder?
+    private let limit: Int64
+    private let memoryLimit: Int
+    private let directory: String
+    private var memory: [UInt8] = []
+    private var fileDescriptor: Int32 = -1
+    private var filePath: String?
+    private(set) var received: Int64 = 0
+    private var failure: BodyError?
+
+    init(framing: BodyFraming, limit: Int64, limits: HTTPLimits, directory: String) {
+        switch framing {
+        case .length(let length): remaining = length
+        case .chunked:
+            remaining = 0
+            decoder = ChunkedDecoder(lineLimit: limits.chunkLineBytes, trailerLimit: limits.headerSectionBytes)
+        case .none: remaining = 0
+        }
+        self.limit = limit
+        self.memoryLimit = limits.bodyMemoryBytes
+        self.directory = directory
+    }
+
+    deinit { discard() }
+
+    var isDone: Bool {
+        if let decoder { return decoder.isDone }
+        return remaining == 0
+    }
+
+    /// Takes body bytes from the front of `input`; returns how many were used.
+    func consume(_ input: UnsafeRawBufferPointer) throws(BodyError) -> Int {
+        if var chunked = decoder {
+            let used: Int
+            do {
+                used = try chunked.decode(input) { data in self.append(data) }
+            } catch {
+                throw .framing(error)
+            }
+            decoder = chunked
+            if let failure { throw failure }
+            return used
+        }
+        let take = Int(min(Int64(input.count), remaining))
+        append(UnsafeRawBufferPointer(rebasing: input[0..<take]))
+        remaining -= Int64(take)
+        if let failure { throw failure }
+        return take
+    }
+
+    private func append(_ data: UnsafeRawBufferPointer) {
+        guard failure == nil, data.count > 0 else { return }
+        received += Int64(data.count)
+        if received > limit {
+            failure = .tooLarge(limit: limit)
+            return
+        }
+        if fileDescriptor < 0 && memory.count + data.count <= memoryLimit {
+            memory.append(contentsOf: data)
+            return
+        }
+        if fileDescriptor < 0 {
+            var template = Array("\(directory)/betactl-body-XXXXXX".utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            guard fd >= 0 else {
+                failure = .storage(path: path, errno: errno)
+                return
+            }
+            fileDescriptor = fd
+            filePath = path
+            let pending = memory
+            memory = []
+            pending.withUnsafeBytes { writeAll($0) }
+        }
+        writeAll(data)
+    }
+
+    private func writeAll(_ data: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < data.count {
+            let written = write(fileDescriptor, data.baseAddress! + offset, data.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = .storage(path: filePath ?? directory, errno: errno)
+                return
+            }
+            offset += written
+        }
+    }
+
+    /// Hands the body over; the reader no longer owns the file.
+    func finish() -> RequestBody {
+        if fileDescriptor >= 0, let filePath {
+            close(fileDescriptor)
+            fileDescriptor = -1
+            self.filePath = nil
+            return .file(TemporaryFile(path: filePath, size: received))
+        }
+        return memory.isEmpty ? .empty : .bytes(memory)
+    }
+
+    /// Deletes any spooled data.
+    func discard() {
+        if fileDescriptor >= 0 {
+            close(fileDescriptor)
+            fileDescriptor = -1
+        }
+        if let filePath {
+            unlink(filePath)
+            self.filePath = nil
+        }
+        memory = []
+    }
+}

@@ -1,0 +1,78 @@
+/// A request as handlers see it: validated head, routing results, client identity and body.
+public struct Request: Sendable {
+    /// The method token.
+    public var method: HTTPMethod
+    /// The request-target exactly as received.
+    public var target: String
+    /// The percent-encoded path of the target (without query).
+    public var path: String
+    /// The raw query string after `?`, if any.
+    public var query: String?
+    /// The protocol version.
+    public var version: HTTPVersion
+    /// The header fields in order.
+    public var headers: HTTPHeaders
+    /// Values captured by the route pattern, e.g. `:id` or `*path`, percent-decoded.
+    public var parameters: [String: String] = [:]
+    /// The connecting peer's address (the proxy's, when behind one).
+    public var peerAddress: String
+    /// The client address: the peer, or from `X-Forwarded-For` when the peer is a trusted proxy.
+    public var clientAddress: String
+    /// `http` or `https`; from `X-Forwarded-Proto` only when the peer is a trusted proxy.
+    public var scheme: String
+    /// The host the client addressed (`X-Forwarded-Host` from a trusted proxy, else `Host`).
+    public var host: String?
+    /// The request body.
+    public var body: RequestBody
+
+    /// Creates a request; the engine builds these, tests may too.
+    public init(method: HTTPMethod, target: String, version: HTTPVersion = .http11, headers: HTTPHeaders = [:],
+                peerAddress: String = "127.0.0.1", body: RequestBody = .empty) {
+        self.method = method
+        self.target = target
+        let (path, query) = Request.split(target: target)
+        self.path = path
+        self.query = query
+        self.version = version
+        self.headers = headers
+        self.peerAddress = peerAddress
+        self.clientAddress = peerAddress
+        self.scheme = "http"
+        self.host = headers["Host"]
+        self.body = body
+    }
+
+    /// The origin clients used, e.g. `https://beta.example.com`, for building absolute links.
+    public var baseURL: String { "\(scheme)://\(host ?? "localhost")" }
+
+    /// The decoded value of query parameter `name`, if present.
+    public func queryValue(_ name: String) -> String? {
+        guard let query else { return nil }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = PercentDecoding.decode(String(parts[0]), plusAsSpace: true)
+            if key == name {
+                return parts.count > 1 ? PercentDecoding.decode(String(parts[1]), plusAsSpace: true) : ""
+            }
+        }
+        return nil
+    }
+
+    static func split(target: String) -> (String, String?) {
+        var rest = Substring(target)
+        if HeadSemantics.hasHTTPScheme(target), let colon = rest.firstIndex(of: ":") {
+            // absolute-form: drop scheme and authority, keep path and query.
+            let afterScheme = rest[rest.index(after: colon)...].dropFirst(2)
+            if let slash = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) {
+                rest = afterScheme[slash...]
+            } else {
+                rest = "/"
+            }
+            if rest.first == "?" { rest = "/" + rest }
+        }
+        if let question = rest.firstIndex(of: "?") {
+            return (String(rest[..<question]), String(rest[rest.index(after: question)...]))
+        }
+        return (String(rest), nil)
+    }
+}

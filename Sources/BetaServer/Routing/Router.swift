@@ -1,0 +1,168 @@
+/// Matches method and path to handlers. Patterns use `:name` for one segment and
+/// `*name` (last) for the remainder: `/apps/:bundle/builds/*file`.
+///
+/// Literal segments win over parameters, parameters over wildcards, regardless
+/// of registration order. Registering GET also answers HEAD.
+public struct Router: Sendable {
+    struct Route: Sendable {
+        var method: HTTPMethod
+        var pattern: String
+        var segments: [Segment]
+        var options: RouteOptions
+        var handler: Handler
+    }
+
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+        case wildcard(String)
+
+        var rank: Int {
+            switch self {
+            case .literal: 0
+            case .parameter: 1
+            case .wildcard: 2
+            }
+        }
+    }
+
+    /// The outcome of resolving a request.
+    enum Resolution {
+        case matched(Route, [String: String])
+        case methodNotAllowed(allow: [String])
+        case notFound
+        case malformedPath
+    }
+
+    private(set) var routes: [Route] = []
+
+    /// Creates a router; with `healthCheck` it answers `GET /healthz` with 200 `ok`.
+    public init(healthCheck: Bool = true) {
+        if healthCheck {
+            get("/healthz", options: RouteOptions(execution: .eventLoop)) { _, _ in .text("ok\n") }
+        }
+    }
+
+    /// Registers `handler` for `method` on `pattern`.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, options: RouteOptions = RouteOptions(),
+                            _ handler: @escaping Handler) {
+        let segments = Router.compile(pattern)
+        routes.removeAll { $0.method == method && $0.segments == segments }
+        routes.append(Route(method: method, pattern: pattern, segments: segments, options: options, handler: handler))
+        routes.sort { Router.isMoreSpecific($0.segments, than: $1.segments) }
+    }
+
+    /// Registers GET (and so HEAD) on `pattern`.
+    public mutating func get(_ pattern: String, options: RouteOptions = RouteOptions(), _ handler: @escaping Handler) {
+        on(.get, pattern, options: options, handler)
+    }
+
+    /// Registers POST on `pattern`.
+    public mutating func post(_ pattern: String, options: RouteOptions = RouteOptions(), _ handler: @escaping Handler) {
+        on(.post, pattern, options: options, handler)
+    }
+
+    /// Registers PUT on `pattern`.
+    public mutating func put(_ pattern: String, options: RouteOptions = RouteOptions(), _ handler: @escaping Handler) {
+        on(.put, pattern, options: options, handler)
+    }
+
+    /// Registers DELETE on `pattern`.
+    public mutating func delete(_ pattern: String, options: RouteOptions = RouteOptions(),
+                                _ handler: @escaping Handler) {
+        on(.delete, pattern, options: options, handler)
+    }
+
+    /// Registers PATCH on `pattern`.
+    public mutating func patch(_ pattern: String, options: RouteOptions = RouteOptions(),
+                               _ handler: @escaping Handler) {
+        on(.patch, pattern, options: options, handler)
+    }
+
+    func resolve(method: HTTPMethod, path: String) -> Resolution {
+        guard path.hasPrefix("/") else { return method == .options && path == "*" ? .methodNotAllowed(allow: allMethods) : .notFound }
+        var decoded: [String] = []
+        for raw in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst() {
+            guard let segment = PercentDecoding.decodeStrict(String(decoding: raw, as: UTF8.self)) else {
+                return .malformedPath
+            }
+            decoded.append(segment)
+        }
+        var allowed: [String] = []
+        for route in routes {
+            guard let parameters = Router.match(route.segments, decoded) else { continue }
+            if route.method == method || (method == .head && route.method == .get) {
+                return .matched(route, parameters)
+            }
+            allowed.append(route.method.rawValue)
+            if route.method == .get { allowed.append("HEAD") }
+        }
+        if allowed.isEmpty { return .notFound }
+        allowed.append("OPTIONS")
+        var seen = Set<String>()
+        return .methodNotAllowed(allow: allowed.filter { seen.insert($0).inserted })
+    }
+
+    private var allMethods: [String] {
+        var seen = Set<String>()
+        var result: [String] = []
+        for route in routes where seen.insert(route.method.rawValue).inserted { result.append(route.method.rawValue) }
+        if seen.contains("GET") { result.append("HEAD") }
+        result.append("OPTIONS")
+        return result
+    }
+
+    static func compile(_ pattern: String) -> [Segment] {
+        pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
+            if part.hasPrefix(":") { return .parameter(String(part.dropFirst())) }
+            if part.hasPrefix("*") { return .wildcard(String(part.dropFirst())) }
+            return .literal(String(part))
+        }
+    }
+
+    static func match(_ pattern: [Segment], _ path: [String]) -> [String: String]? {
+        var parameters: [String: String] = [:]
+        for (index, segment) in pattern.enumerated() {
+            switch segment {
+            case .literal(let literal):
+                guard index < path.count, path[index] == literal else { return nil }
+            case .parameter(let name):
+                guard index < path.count, !path[index].isEmpty else { return nil }
+                parameters[name] = path[index]
+            case .wildcard(let name):
+                guard index <= path.count else { return nil }
+                parameters[name] = path[index...].joined(separator: "/")
+                return parameters
+            }
+        }
+        return pattern.count == path.count ? parameters : nil
+    }
+
+    static func isMoreSpecific(_ a: [Segment], than b: [Segment]) -> Bool {
+        for (left, right) in zip(a, b) where left.rank != right.rank { return left.rank < right.rank }
+        return a.count > b.count
+    }
+}
+
+/// Per-route settings.
+public struct RouteOptions: Sendable {
+    /// Where the handler runs.
+    public enum Execution: Sendable {
+        /// On Swift's global concurrent executor: the default, safe for any handler.
+        case concurrent
+        /// On the connection's event loop thread: for short, non-blocking handlers
+        /// (health checks, static files, in-memory pages); avoids a thread hop per request.
+        case eventLoop
+    }
+
+    /// Largest body accepted (413 beyond); nil uses `HTTPLimits.bodyBytes`.
+    public var bodyLimit: Int64?
+    /// Where the handler runs.
+    public var execution: Execution
+
+    /// Creates route options.
+    public init(bodyLimit: Int64? = nil, execution: Execution = .concurrent) {
+        self.bodyLimit = bodyLimit
+        self.execution = execution
+    }
+}

@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the server writes its messages and access log lines.
+public struct ServerLog: Sendable {
+    /// Receives informational and error messages, one line each.
+    public var message: @Sendable (String) -> Void
+    /// Receives access log lines (combined log format); nil disables the access log.
+    public var access: (@Sendable (String) -> Void)?
+
+    /// Creates a log with explicit sinks.
+    public init(message: @escaping @Sendable (String) -> Void, access: (@Sendable (String) -> Void)?) {
+        self.message = message
+        self.access = access
+    }
+
+    /// Messages and access lines to standard error.
+    public static let standardError = ServerLog(message: { writeLine($0, to: 2) }, access: { writeLine($0, to: 2) })
+    /// Messages to standard error, no access log.
+    public static let messagesOnly = ServerLog(message: { writeLine($0, to: 2) }, access: nil)
+    /// Drops everything.
+    public static let discarding = ServerLog(message: { _ in }, access: nil)
+
+    /// Writes `line` plus a newline with one write(2) so concurrent lines do not interleave.
+    public static func writeLine(_ line: String, to descriptor: Int32) {
+        var bytes = Array(line.utf8)
+        bytes.append(ASCII.lf)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written <= 0 {
+                if written < 0 && errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+    }
+}

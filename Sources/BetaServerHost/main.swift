@@ -1,0 +1,89 @@
+import BetaServer
+import Foundation
+
+// A small host for the HTTP engine used by integration tests and bench/http: it serves a
+// directory, a few fixed routes, and shuts down gracefully on SIGTERM like `betactl serve`.
+//
+// Usage: BetaServerHost [--listen HOST:PORT]... [--root DIR] [--port-file FILE] [--grace SECONDS]
+//                       [--loops N] [--max-connections N] [--header-timeout SECONDS] [--access-log]
+
+var configuration = ServerConfiguration()
+configuration.listen = []
+var root: String?
+var portFile: String?
+var accessLog = false
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+
+@MainActor func value(_ flag: String) -> String {
+    guard let next = arguments.next() else {
+        FileHandle.standardError.write(Data("missing value after \(flag)\n".utf8))
+        exit(64)
+    }
+    return next
+}
+
+do {
+    while let argument = arguments.next() {
+        switch argument {
+        case "--listen": configuration.listen.append(try ListenAddress(parsing: value(argument)))
+        case "--root": root = value(argument)
+        case "--port-file": portFile = value(argument)
+        case "--grace": configuration.timeouts.shutdownGrace = .seconds(Int(value(argument)) ?? 30)
+        case "--loops": configuration.eventLoops = Int(value(argument)) ?? configuration.eventLoops
+        case "--max-connections": configuration.maxConnections = Int(value(argument)) ?? configuration.maxConnections
+        case "--header-timeout": configuration.timeouts.header = .seconds(Int(value(argument)) ?? 10)
+        case "--access-log": accessLog = true
+        default:
+            FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
+            exit(64)
+        }
+    }
+    if configuration.listen.isEmpty { configuration.listen = [ListenAddress(host: "127.0.0.1", port: 8080)] }
+
+    var router = Router()
+    let small = Array("Hello, world! This is a small in-memory response.\n".utf8)
+    router.get("/hello", options: RouteOptions(execution: .eventLoop)) { _, _ in
+        .bytes(small, contentType: "text/plain")
+    }
+    router.get("/hello-pool") { _, _ in .bytes(small, contentType: "text/plain") }
+    router.post("/upload", options: RouteOptions(bodyLimit: 256 * 1024 * 1024)) { request, _ in
+        var checksum: UInt32 = 0
+        for byte in try request.body.bytes(limit: 256 * 1024 * 1024) { checksum = checksum &* 31 &+ UInt32(byte) }
+        let storage = if case .file = request.body { "file" } else { "memory" }
+        return .text("\(request.body.count) \(checksum) \(storage)\n")
+    }
+    router.get("/stream/:count") { request, _ in
+        let count = Int(request.parameters["count"] ?? "") ?? 0
+        return Response(headers: ["Content-Type": "text/plain"], body: .stream { writer in
+            for index in 0..<count { try await writer.write("line \(index)\n") }
+        })
+    }
+    router.get("/whoami") { request, _ in
+        .text("\(request.scheme) \(request.host ?? "-") \(request.clientAddress)\n")
+    }
+    if let root {
+        router.get("/files/*path", options: RouteOptions(execution: .eventLoop), StaticFiles(root: root).handler)
+    }
+
+    let log = accessLog ? ServerLog.standardError : ServerLog.messagesOnly
+    let server = try HTTPServer(configuration: configuration, router: router, log: log)
+    ServerSignals.onTermination { name in
+        log.message("\(name): draining")
+        server.shutdown()
+    }
+    let bound = try server.start()
+    for address in bound { log.message("listening on http://\(address)") }
+    if let portFile {
+        try bound.map { String($0.port) }.joined(separator: "\n").write(toFile: portFile, atomically: true, encoding: .utf8)
+    }
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        await server.waitUntilStopped()
+        done.signal()
+    }
+    done.wait()
+    log.message("stopped")
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}

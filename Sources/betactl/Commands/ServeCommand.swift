@@ -1,0 +1,59 @@
+import BetaKit
+import BetaServer
+
+/// `betactl serve`: runs the HTTP server for testers' devices on the home.
+enum ServeCommand: BetactlCommand {
+    static let spec = CommandSpec(
+        name: "serve", summary: "Run the web server testers' devices talk to.",
+        options: [
+            .repeated("--listen", "HOST:PORT",
+                      "Address to listen on (default 127.0.0.1:8080; IPv6 as [::1]:8080). May be repeated."),
+            .repeated("--trusted-proxy", "ADDR",
+                      "A reverse proxy (address or CIDR) whose X-Forwarded-Proto/For/Host headers are believed."),
+            .value("--max-connections", "N", "Most simultaneous connections; more get 503 (default 10000)."),
+            .flag("--no-access-log", "Do not write the access log to standard error."),
+        ],
+        discussion: "Put it behind a TLS-terminating proxy such as nginx or Caddy and pass that proxy with "
+            + "--trusted-proxy so generated links use https. SIGTERM or Ctrl-C stops accepting connections and "
+            + "lets in-flight downloads finish (up to 30 seconds).",
+        group: .server)
+
+    static func run(_ invocation: Invocation) async throws {
+        let args = invocation.arguments
+        let home = try invocation.openHome()
+        let configuration = try configuration(args, home: home)
+        let log = args.flag("--no-access-log") ? ServerLog.messagesOnly : ServerLog.standardError
+        log.message("serving the betactl home at \(home.path); public URL \(home.settings.publicURL)")
+        try await BetaServer.serve(configuration: configuration, router: ServeRoutes.router(home: home), log: log)
+    }
+
+    static func configuration(_ args: ParsedArguments, home: Home) throws -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        let listen = args.values("--listen")
+        if !listen.isEmpty {
+            configuration.listen = try listen.map { text throws(UsageError) in
+                do throws(ServerError) {
+                    return try ListenAddress(parsing: text)
+                } catch {
+                    throw UsageError(message: error.description, command: spec.name)
+                }
+            }
+        }
+        configuration.trustedProxies = args.values("--trusted-proxy")
+        if let text = args.value("--max-connections") {
+            guard let value = Int(text), value > 0 else {
+                throw UsageError(message: "--max-connections needs a positive number, got \(text)", command: spec.name)
+            }
+            configuration.maxConnections = value
+        }
+        configuration.temporaryDirectory = home.temporaryPath
+        return configuration
+    }
+}
+
+/// The routes `betactl serve` answers; pages, manifests and uploads register here as they arrive.
+enum ServeRoutes {
+    static func router(home: Home) -> Router {
+        Router()
+    }
+}

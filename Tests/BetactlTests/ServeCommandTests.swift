@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// `betactl serve` as a user runs it: it says where it listens, answers /healthz, stops cleanly on
+/// SIGTERM, and explains a port that is already taken.
+@Suite(.serialized) struct ServeCommandTests {
+    /// Starts `betactl serve` and waits (generously) for its "listening on" line; returns the URL.
+    func startServe(_ cli: Betactl, _ arguments: [String]) async throws -> (Process, String, Pipe) {
+        let errors = Pipe()
+        let process = try cli.start(["serve"] + arguments, stderr: errors)
+        let reader = errors.fileHandleForReading
+        let url: String = try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                var text = ""
+                while true {
+                    let chunk = reader.availableData
+                    if chunk.isEmpty { break }
+                    text += String(decoding: chunk, as: UTF8.self)
+                    if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) {
+                        continuation.resume(returning: String(line.dropFirst("listening on ".count)))
+                        return
+                    }
+                }
+                continuation.resume(throwing: CocoaError(.fileReadUnknown, userInfo: ["stderr": text]))
+            }
+            thread.start()
+        }
+        return (process, url, errors)
+    }
+
+    func waitForExit(_ process: Process) async -> Int32 {
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                process.waitUntilExit()
+                continuation.resume(returning: process.terminationStatus)
+            }
+            thread.start()
+        }
+    }
+
+    @Test func serveLogsItsAddressAnswersHealthzAndStopsOnSigterm() async throws {
+        let dir = try TemporaryDirectory()
+        let cli = Betactl(home: dir.child("home"))
+        try cli.ok("init")
+        let (process, url, _) = try await startServe(cli, ["--listen", "127.0.0.1:0"])
+        defer { if process.isRunning { process.terminate() } }
+        #expect(url.hasPrefix("http://127.0.0.1:"))
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        curl.arguments = ["curl", "-s", "--max-time", "60", url + "/healthz"]
+        let output = Pipe()
+        curl.standardOutput = output
+        try curl.run()
+        let body = output.fileHandleForReading.readDataToEndOfFile()
+        curl.waitUntilExit()
+        #expect(String(decoding: body, as: UTF8.self) == "ok\n")
+        kill(process.processIdentifier, SIGTERM)
+        #expect(await waitForExit(process) == 0)
+    }
+
+    @Test func serveListensOnIPv6Loopback() async throws {
+        let dir = try TemporaryDirectory()
+        let cli = Betactl(home: dir.child("home"))
+        try cli.ok("init")
+        let (process, url, _) = try await startServe(cli, ["--listen", "[::1]:0"])
+        defer { if process.isRunning { process.terminate() } }
+        #expect(url.hasPrefix("http://[::1]:"))
+        kill(process.processIdentifier, SIGINT)
+        #expect(await waitForExit(process) == 0)
+    }
+
+    @Test func aPortAlreadyInUseNamesThePortAndTheFix() async throws {
+        let dir = try TemporaryDirectory()
+        let cli = Betactl(home: dir.child("home"))
+        try cli.ok("init")
+        let (process, url, _) = try await startServe(cli, ["--listen", "127.0.0.1:0"])
+        defer { if process.isRunning { process.terminate() } }
+        let port = try #require(url.split(separator: ":").last.map(String.init))
+        let second = try cli.run("serve", "--listen", "127.0.0.1:\(port)")
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("port \(port) is already in use"))
+        #expect(second.stderr.contains("--listen 127.0.0.1:PORT"))
+        kill(process.processIdentifier, SIGTERM)
+        _ = await waitForExit(process)
+    }
+
+    @Test func malformedListenAddressesAreUsageErrors() throws {
+        let dir = try TemporaryDirectory()
+        let cli = Betactl(home: dir.child("home"))
+        try cli.ok("init")
+        let result = try cli.run("serve", "--listen", "localhost")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("use HOST:PORT"))
+    }
+
+    @Test func serveNeedsAnInitialisedHome() throws {
+        let dir = try TemporaryDirectory()
+        let result = try Betactl(home: dir.child("missing")).run("serve", "--listen", "127.0.0.1:0")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("init"))
+    }
+}
