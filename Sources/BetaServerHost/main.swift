@@ -1,5 +1,15 @@
 import BetaServer
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // A small host for the HTTP engine used by integration tests and bench/http: it serves a
 // directory, a few fixed routes, and shuts down gracefully on SIGTERM like `betactl serve`.
@@ -14,9 +24,14 @@ var portFile: String?
 var accessLog = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 
+func printError(_ message: String) {
+    let line = Array((message + "\n").utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
 @MainActor func value(_ flag: String) -> String {
     guard let next = arguments.next() else {
-        FileHandle.standardError.write(Data("missing value after \(flag)\n".utf8))
+        printError("missing value after \(flag)")
         exit(64)
     }
     return next
@@ -34,7 +49,7 @@ do {
         case "--header-timeout": configuration.timeouts.header = .seconds(Int(value(argument)) ?? 10)
         case "--access-log": accessLog = true
         default:
-            FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
+            printError("unknown argument \(argument)")
             exit(64)
         }
     }
@@ -84,6 +99,6 @@ do {
     done.wait()
     log.message("stopped")
 } catch {
-    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    printError("error: \(error)")
     exit(1)
 }

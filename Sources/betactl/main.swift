@@ -3,7 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // A closed pipe (`betactl devices | head`) must end output quietly, not kill the process with SIGPIPE.
 signal(SIGPIPE, SIG_IGN)

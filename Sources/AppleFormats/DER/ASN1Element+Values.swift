@@ -143,13 +143,7 @@ extension ASN1Element {
 
     /// Days-from-civil arithmetic so that dates do not depend on Calendar or the local time zone.
     static func utcDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Date {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return Date(timeIntervalSince1970: TimeInterval(days * 86400 + hour * 3600 + minute * 60 + second))
+        UTCDateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second).date
     }
 
     private func primitiveOrSegmentedContent() throws(DERError) -> [UInt8] {

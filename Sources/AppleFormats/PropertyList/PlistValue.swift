@@ -6,9 +6,8 @@ import Foundation
 
 /// A typed property-list value.
 ///
-/// Foundation's `PropertyListSerialization` is used only to turn bytes into
-/// `Any` and back (see `PlistValue+Serialization.swift`); everything past that
-/// boundary works with this enum.
+/// Property lists are read and written by our own XML and binary readers and writers
+/// (see `PlistValue+Serialization.swift`), so no untyped object tree exists anywhere.
 public enum PlistValue: Hashable, Sendable {
     /// `<string>`.
     case string(String)

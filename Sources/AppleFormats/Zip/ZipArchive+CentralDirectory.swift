@@ -28,7 +28,7 @@ extension ZipArchive {
                     try r.skip(commentLength)
                     let name = String(decoding: nameBytes, as: UTF8.self)
                     guard !nameBytes.contains(0) else {
-                        failure = .unsafeName(name.replacingOccurrences(of: "\0", with: "\\0"), reason: "contains a NUL character")
+                        failure = .unsafeName(name.replacing("\0", with: "\\0"), reason: "contains a NUL character")
                         return
                     }
                     // Zip64 extra field: only the fields saturated in the fixed header are present, in this order.

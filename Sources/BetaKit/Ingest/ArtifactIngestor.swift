@@ -95,7 +95,7 @@ public struct ArtifactIngestor: Sendable {
     }
 
     static func dsymBundle(of path: String) -> String {
-        guard let range = path.range(of: ".dSYM/") else { return path }
+        guard let range = path.firstRange(of: ".dSYM/") else { return path }
         return String(path[..<range.lowerBound]) + ".dSYM"
     }
 }

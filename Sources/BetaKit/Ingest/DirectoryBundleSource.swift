@@ -1,5 +1,14 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import AppleFormats
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An input that is a directory: an .xcarchive or a .dSYM bundle on disk.
 ///
@@ -16,18 +25,32 @@ final class DirectoryBundleSource: BundleSource {
         let name = trimmed.split(separator: "/").last.map(String.init) ?? trimmed
         self.parent = String(trimmed.dropLast(name.count))
         var files: [String: UInt64] = [:]
-        let manager = FileManager.default
-        guard let enumerator = manager.enumerator(atPath: trimmed) else {
+        guard FileKind(path: trimmed) == .directory else {
             throw FileSystemError(operation: "list", path: trimmed, errno: ENOENT)
         }
-        while let relative = enumerator.nextObject() as? String {
-            let attributes = enumerator.fileAttributes
-            // Symbolic links are skipped: following them could read outside the input.
-            guard attributes?[.type] as? FileAttributeType == .typeRegular else { continue }
-            let size = (attributes?[.size] as? NSNumber)?.uint64Value ?? 0
-            files[name + "/" + relative] = size
-        }
+        try Self.collectRegularFiles(in: trimmed, prefix: name, into: &files)
         self.files = files
+    }
+
+    /// Records the size of every regular file below `directory` under `prefix/relative path`.
+    /// Symbolic links are skipped: following them could read outside the input.
+    static func collectRegularFiles(in directory: String, prefix: String, into files: inout [String: UInt64]) throws {
+        guard let stream = opendir(directory) else { throw FileSystemError(operation: "list", path: directory, errno: errno) }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        for name in names {
+            var info = stat()
+            guard lstat(directory + "/" + name, &info) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: files[prefix + "/" + name] = UInt64(info.st_size)
+            case S_IFDIR: try collectRegularFiles(in: directory + "/" + name, prefix: prefix + "/" + name, into: &files)
+            default: continue
+            }
+        }
     }
 
     func contents(of path: String, maxSize: Int) throws -> [UInt8] {

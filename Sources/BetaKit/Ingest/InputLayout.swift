@@ -54,7 +54,7 @@ struct InputLayout {
     }
 
     static func isDWARFPath(_ path: String) -> Bool {
-        guard let range = path.range(of: ".dSYM/Contents/Resources/DWARF/") else { return false }
+        guard let range = path.firstRange(of: ".dSYM/Contents/Resources/DWARF/") else { return false }
         let rest = path[range.upperBound...]
         return !rest.isEmpty && !rest.contains("/") && !rest.hasPrefix(".")
     }

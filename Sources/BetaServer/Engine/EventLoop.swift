@@ -4,7 +4,12 @@ import Glibc
 import Darwin
 #endif
 import CSystemShim
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// One thread running a poller (epoll or kqueue) over its connections, plus a queue of work from other threads.

@@ -4,7 +4,11 @@ import Glibc
 import Darwin
 #endif
 import CSystemShim
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// The HTTP/1.1 server: listening sockets, one event loop thread per core, and the handler chain.
@@ -102,10 +106,7 @@ public final class HTTPServer: Sendable {
             for loop in loops { loop.run { loop.beginDrain(deadline: deadline) } }
         }
         for loop in loops {
-            let thread = Thread { loop.runLoop() }
-            thread.name = "http-loop-\(loop.index)"
-            thread.stackSize = 1 << 20
-            thread.start()
+            try LoopThread.start(name: "http-loop-\(loop.index)", stackSize: 1 << 20) { loop.runLoop() }
         }
         return bound
     }

@@ -1,0 +1,64 @@
+/// Standard base64 (RFC 4648, with padding), as property lists store `<data>`.
+enum Base64 {
+    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    // The value of each alphabet byte; 0xFF for bytes outside the alphabet.
+    static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
+        return table
+    }()
+
+    /// The encoding of `bytes`, without line breaks.
+    static func encode(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let count = min(3, bytes.count - index)
+            let b0 = UInt32(bytes[index])
+            let b1 = count > 1 ? UInt32(bytes[index + 1]) : 0
+            let b2 = count > 2 ? UInt32(bytes[index + 2]) : 0
+            let group = b0 << 16 | b1 << 8 | b2
+            out.append(alphabet[Int(group >> 18 & 63)])
+            out.append(alphabet[Int(group >> 12 & 63)])
+            out.append(count > 1 ? alphabet[Int(group >> 6 & 63)] : UInt8(ascii: "="))
+            out.append(count > 2 ? alphabet[Int(group & 63)] : UInt8(ascii: "="))
+            index += 3
+        }
+        return out
+    }
+
+    /// Decodes `text`, skipping ASCII whitespace (plists wrap base64 over indented lines).
+    /// Anything else outside the alphabet, misplaced padding or a dangling character is an error.
+    static func decode(_ text: ArraySlice<UInt8>) throws(PlistError) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count / 4 * 3)
+        var group: UInt32 = 0, filled = 0, padding = 0
+        var finished = false
+        for byte in text {
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
+            guard !finished else { throw PlistError("base64 continues after its padding") }
+            if byte == UInt8(ascii: "=") {
+                guard filled >= 2 else { throw PlistError("base64 padding comes too early in a group") }
+                padding += 1
+            } else {
+                let value = values[Int(byte)]
+                guard value != 0xFF else { throw PlistError("byte 0x\(String(byte, radix: 16)) is not base64") }
+                guard padding == 0 else { throw PlistError("base64 continues after its padding") }
+                group = group << 6 | UInt32(value)
+            }
+            filled += 1
+            guard filled == 4 else { continue }
+            group <<= 6 * UInt32(padding)
+            out.append(UInt8(truncatingIfNeeded: group >> 16))
+            if padding < 2 { out.append(UInt8(truncatingIfNeeded: group >> 8)) }
+            if padding < 1 { out.append(UInt8(truncatingIfNeeded: group)) }
+            finished = padding > 0
+            group = 0
+            filled = 0
+        }
+        guard filled == 0 else { throw PlistError("base64 ends in the middle of a group") }
+        return out
+    }
+}

@@ -1,0 +1,229 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Reads binary property lists (`bplist00`) into `PlistValue`.
+///
+/// The layout: the 8-byte magic, the objects, a table of object offsets, and a 32-byte trailer
+/// giving the table's position, the widths of offsets and object references, the object count
+/// and the top object. Every offset and reference is bounds-checked; reference cycles, nesting
+/// deeper than `maxDepth` and shared subtrees that would expand past `maxValues` are errors.
+/// Values outside the property-list model (null, sets, keyed-archiver UIDs) are rejected.
+struct BinaryPlistReader {
+    static let magicPrefix = Array("bplist".utf8)
+    static let magic = Array("bplist00".utf8)
+    static let trailerSize = 32
+    static let maxDepth = 512
+    // Objects may be referenced many times; this bounds the tree they expand to.
+    static let maxValues = 1 << 20
+
+    let bytes: [UInt8]
+    let offsetSize: Int
+    let referenceSize: Int
+    let objectCount: Int
+    let offsetTable: Int
+    // Decoded objects with the number of values each expands to, so shared objects are read once.
+    var decoded: [Int: (value: PlistValue, size: Int)] = [:]
+    var active = Set<Int>()
+    var values = 0
+
+    static func parse(_ bytes: [UInt8]) throws(PlistError) -> PlistValue {
+        var reader = try BinaryPlistReader(bytes: bytes)
+        let top = try reader.readInteger(at: bytes.count - 16, size: 8)
+        guard top < UInt64(reader.objectCount) else { throw PlistError("the top object \(top) is not among the \(reader.objectCount) objects") }
+        return try reader.object(Int(top), depth: 0).value
+    }
+
+    init(bytes: [UInt8]) throws(PlistError) {
+        self.bytes = bytes
+        guard bytes.starts(with: Self.magic) else {
+            throw PlistError("it starts with \"\(String(decoding: bytes.prefix(8), as: UTF8.self))\", but only version bplist00 is supported")
+        }
+        guard bytes.count >= Self.magic.count + 1 + Self.trailerSize else {
+            throw PlistError("it is \(bytes.count) bytes long, too short to hold an object and the 32-byte trailer")
+        }
+        let trailer = bytes.count - Self.trailerSize
+        offsetSize = Int(bytes[trailer + 6])
+        referenceSize = Int(bytes[trailer + 7])
+        guard (1 ... 8).contains(offsetSize), (1 ... 8).contains(referenceSize) else {
+            throw PlistError("the trailer gives offsets of \(offsetSize) bytes and references of \(referenceSize) bytes; both must be 1 to 8")
+        }
+        var count: UInt64 = 0, table: UInt64 = 0
+        for i in 0 ..< 8 {
+            count = count << 8 | UInt64(bytes[trailer + 8 + i])
+            table = table << 8 | UInt64(bytes[trailer + 24 + i])
+        }
+        let (tableSize, overflow) = count.multipliedReportingOverflow(by: UInt64(offsetSize))
+        guard count > 0, table >= UInt64(Self.magic.count), !overflow, tableSize <= UInt64(trailer), table <= UInt64(trailer) - tableSize else {
+            throw PlistError("the trailer's offset table (\(count) entries at offset \(table)) does not fit in the file")
+        }
+        objectCount = Int(count)
+        offsetTable = Int(table)
+    }
+
+    func readInteger(at offset: Int, size: Int) throws(PlistError) -> UInt64 {
+        guard offset >= 0, size <= bytes.count, offset <= bytes.count - size else {
+            throw PlistError("\(size) bytes at offset \(offset) lie outside the \(bytes.count)-byte file")
+        }
+        var value: UInt64 = 0
+        for byte in bytes[offset ..< offset + size] { value = value << 8 | UInt64(byte) }
+        return value
+    }
+
+    mutating func object(_ reference: Int, depth: Int) throws(PlistError) -> (value: PlistValue, size: Int) {
+        guard reference < objectCount else { throw PlistError("a reference names object \(reference) of \(objectCount)") }
+        if let known = decoded[reference] {
+            try count(known.size)
+            return known
+        }
+        guard depth < Self.maxDepth else { throw PlistError("objects nest more than \(Self.maxDepth) deep") }
+        guard active.insert(reference).inserted else { throw PlistError("object \(reference) contains itself") }
+        defer { active.remove(reference) }
+        let offset = try readInteger(at: offsetTable + reference * offsetSize, size: offsetSize)
+        guard offset >= UInt64(Self.magic.count), offset < UInt64(offsetTable) else {
+            throw PlistError("object \(reference) is at offset \(offset), outside the object area")
+        }
+        let result = try objectValue(at: Int(offset), reference: reference, depth: depth)
+        decoded[reference] = result
+        return result
+    }
+
+    mutating func count(_ size: Int) throws(PlistError) {
+        values += size
+        guard values <= Self.maxValues else { throw PlistError("the objects expand to more than \(Self.maxValues) values") }
+    }
+
+    mutating func objectValue(at offset: Int, reference: Int, depth: Int) throws(PlistError) -> (value: PlistValue, size: Int) {
+        let marker = bytes[offset]
+        let low = Int(marker & 0x0F)
+        func fail(_ what: String) -> PlistError { PlistError("object \(reference) at offset \(offset) (marker 0x\(String(marker, radix: 16))) \(what)") }
+        switch marker >> 4 {
+        case 0x0:
+            try count(1)
+            switch marker {
+            case 0x08: return (.bool(false), 1)
+            case 0x09: return (.bool(true), 1)
+            default: throw fail("is a null or fill object, which property lists cannot hold")
+            }
+        case 0x1:
+            try count(1)
+            return (.integer(try integer(at: offset, sizeExponent: low, fail: fail)), 1)
+        case 0x2:
+            try count(1)
+            switch low {
+            case 2: return (.real(Double(Float(bitPattern: UInt32(try readInteger(at: offset + 1, size: 4))))), 1)
+            case 3: return (.real(Double(bitPattern: try readInteger(at: offset + 1, size: 8))), 1)
+            default: throw fail("is a real of \(1 << low) bytes; only 4 and 8 are valid")
+            }
+        case 0x3:
+            try count(1)
+            guard low == 3 else { throw fail("is a date that is not an 8-byte real") }
+            let seconds = Double(bitPattern: try readInteger(at: offset + 1, size: 8))
+            guard seconds.isFinite else { throw fail("is a date that is not a finite number") }
+            return (.date(Date(timeIntervalSinceReferenceDate: seconds)), 1)
+        case 0x4:
+            try count(1)
+            let (start, length) = try extent(at: offset, low: low, unit: 1, fail: fail)
+            return (.data(Array(bytes[start ..< start + length])), 1)
+        case 0x5:
+            try count(1)
+            let (start, length) = try extent(at: offset, low: low, unit: 1, fail: fail)
+            let ascii = bytes[start ..< start + length]
+            guard ascii.allSatisfy({ $0 < 0x80 }) else { throw fail("is an ASCII string with bytes above 0x7F") }
+            return (.string(String(decoding: ascii, as: UTF8.self)), 1)
+        case 0x6:
+            try count(1)
+            let (start, length) = try extent(at: offset, low: low, unit: 2, fail: fail)
+            var units: [UInt16] = []
+            units.reserveCapacity(length / 2)
+            for i in stride(from: start, to: start + length, by: 2) { units.append(UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1])) }
+            guard let text = String(validating: units, as: UTF16.self) else { throw fail("is a UTF-16 string with unpaired surrogates") }
+            return (.string(text), 1)
+        case 0xA:
+            try count(1)
+            let references = try self.references(at: offset, low: low, perEntry: 1, fail: fail)
+            var elements: [PlistValue] = []
+            elements.reserveCapacity(references.count)
+            var size = 1
+            for child in references {
+                let element = try object(child, depth: depth + 1)
+                elements.append(element.value)
+                size += element.size
+            }
+            return (.array(elements), size)
+        case 0xD:
+            try count(1)
+            let references = try self.references(at: offset, low: low, perEntry: 2, fail: fail)
+            let half = references.count / 2
+            var entries: [String: PlistValue] = [:]
+            entries.reserveCapacity(half)
+            var size = 1
+            for i in 0 ..< half {
+                guard case let .string(key) = try object(references[i], depth: depth + 1).value else {
+                    throw fail("is a dictionary whose key \(i) is not a string")
+                }
+                let element = try object(references[half + i], depth: depth + 1)
+                guard entries.updateValue(element.value, forKey: key) == nil else { throw fail("is a dictionary with key \"\(key)\" twice") }
+                size += element.size + 1
+            }
+            return (.dictionary(entries), size)
+        case 0x8:
+            throw fail("is a keyed-archiver UID, which plain property lists cannot hold")
+        case 0xB, 0xC:
+            throw fail("is a set, which property lists cannot hold")
+        default:
+            throw fail("has an unknown type")
+        }
+    }
+
+    /// An integer object: 1, 2 or 4 bytes unsigned, 8 bytes signed, or 16 bytes (the form Apple
+    /// uses for values above Int64.max) when the value still fits in 64 signed bits.
+    func integer(at offset: Int, sizeExponent: Int, fail: (String) -> PlistError) throws(PlistError) -> Int64 {
+        switch sizeExponent {
+        case 0, 1, 2: return Int64(try readInteger(at: offset + 1, size: 1 << sizeExponent))
+        case 3: return Int64(bitPattern: try readInteger(at: offset + 1, size: 8))
+        case 4:
+            let high = try readInteger(at: offset + 1, size: 8), low = try readInteger(at: offset + 9, size: 8)
+            let value = Int64(bitPattern: low)
+            guard (high == 0 && value >= 0) || (high == UInt64.max && value < 0) else { throw fail("is an integer that does not fit in 64 bits") }
+            return value
+        default: throw fail("is an integer of \(1 << sizeExponent) bytes; only 1 to 16 are valid")
+        }
+    }
+
+    /// Where the payload of a data, string or collection object starts and how many bytes it has:
+    /// the count is in the marker's low nibble, or follows as an integer object when that is 0xF.
+    func extent(at offset: Int, low: Int, unit: Int, fail: (String) -> PlistError) throws(PlistError) -> (start: Int, length: Int) {
+        var start = offset + 1
+        var count = UInt64(low)
+        if low == 0x0F {
+            guard start < bytes.count else { throw fail("has its count cut off") }
+            let countMarker = bytes[start]
+            guard countMarker >> 4 == 0x1 else { throw fail("has a count that is not an integer object") }
+            let exponent = Int(countMarker & 0x0F)
+            guard exponent <= 3 else { throw fail("has a count wider than 8 bytes") }
+            count = try readInteger(at: start + 1, size: 1 << exponent)
+            start += 1 + (1 << exponent)
+        }
+        let (length, overflow) = count.multipliedReportingOverflow(by: UInt64(unit))
+        guard !overflow, start <= offsetTable, length <= UInt64(offsetTable - start) else {
+            throw fail("claims \(count) entries, which run past the object area")
+        }
+        return (start, Int(length))
+    }
+
+    /// The object references of an array (one per entry) or dictionary (keys, then values).
+    func references(at offset: Int, low: Int, perEntry: Int, fail: (String) -> PlistError) throws(PlistError) -> [Int] {
+        let (start, length) = try extent(at: offset, low: low, unit: referenceSize * perEntry, fail: fail)
+        var result: [Int] = []
+        result.reserveCapacity(length / referenceSize)
+        for position in stride(from: start, to: start + length, by: referenceSize) {
+            let reference = try readInteger(at: position, size: referenceSize)
+            guard reference < UInt64(objectCount) else { throw fail("refers to object \(reference) of \(objectCount)") }
+            result.append(Int(reference))
+        }
+        return result
+    }
+}

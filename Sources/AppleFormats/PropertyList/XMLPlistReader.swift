@@ -1,0 +1,238 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Reads XML property lists (Apple's `plist` DTD, UTF-8) into `PlistValue`.
+///
+/// Strict where it matters for security-relevant files such as entitlements and profiles:
+/// unknown elements, mismatched tags, duplicate keys, bad numbers, dates, base64 or UTF-8 are
+/// errors. Comments, processing instructions and the DOCTYPE are skipped; the `<plist>` wrapper
+/// is optional, as it is for Apple's parser.
+struct XMLPlistReader {
+    let bytes: [UInt8]
+    var position = 0
+
+    // Nesting deeper than this only comes from hostile input; it would exhaust the stack.
+    static let maxDepth = 512
+
+    struct Tag {
+        var name: String
+        var selfClosing: Bool
+    }
+
+    static func parse(_ bytes: [UInt8]) throws(PlistError) -> PlistValue {
+        var reader = XMLPlistReader(bytes: bytes)
+        return try reader.document()
+    }
+
+    func fail(_ reason: String) -> PlistError { PlistError("at byte \(position), \(reason)") }
+
+    mutating func document() throws(PlistError) -> PlistValue {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        try skipMisc()
+        guard position < bytes.count else { throw fail("there is no element") }
+        let tag = try openTag()
+        let value: PlistValue
+        if tag.name == "plist" {
+            guard !tag.selfClosing else { throw fail("<plist/> holds no value") }
+            try skipMisc()
+            value = try self.value(depth: 0)
+            try skipMisc()
+            try closeTag("plist")
+        } else {
+            value = try self.value(for: tag, depth: 0)
+        }
+        try skipMisc()
+        guard position == bytes.count else { throw fail("content follows the end of the property list") }
+        return value
+    }
+
+    // MARK: Values
+
+    mutating func value(depth: Int) throws(PlistError) -> PlistValue {
+        guard !isAt("</") else { throw fail("a value is missing before a closing tag") }
+        return try value(for: openTag(), depth: depth)
+    }
+
+    mutating func value(for tag: Tag, depth: Int) throws(PlistError) -> PlistValue {
+        guard depth < Self.maxDepth else { throw fail("values nest more than \(Self.maxDepth) deep") }
+        switch tag.name {
+        case "dict":
+            return tag.selfClosing ? .dictionary([:]) : try dictionary(depth: depth)
+        case "array":
+            return tag.selfClosing ? .array([]) : try array(depth: depth)
+        case "string":
+            return .string(tag.selfClosing ? "" : try string(closing: "string"))
+        case "true", "false":
+            if !tag.selfClosing {
+                skipWhitespace()
+                try closeTag(tag.name)
+            }
+            return .bool(tag.name == "true")
+        case "integer":
+            return .integer(try integer(tag.selfClosing ? [] : text(closing: "integer")))
+        case "real":
+            return .real(try real(tag.selfClosing ? [] : text(closing: "real")))
+        case "date":
+            return .date(try date(tag.selfClosing ? [] : text(closing: "date")))
+        case "data":
+            guard !tag.selfClosing else { return .data([]) }
+            let start = position
+            let encoded = try text(closing: "data")
+            do { return .data(try Base64.decode(encoded[...])) } catch {
+                throw PlistError("at byte \(start), <data> is not valid base64: \(error.reason)")
+            }
+        case "key":
+            throw fail("<key> appears outside a dictionary")
+        default:
+            throw fail("<\(tag.name)> is not a property list element")
+        }
+    }
+
+    mutating func dictionary(depth: Int) throws(PlistError) -> PlistValue {
+        var entries: [String: PlistValue] = [:]
+        while true {
+            try skipMisc()
+            if isAt("</") {
+                try closeTag("dict")
+                return .dictionary(entries)
+            }
+            let keyStart = position
+            let keyTag = try openTag()
+            guard keyTag.name == "key" else { throw PlistError("at byte \(keyStart), <\(keyTag.name)> stands where a dictionary needs a <key>") }
+            let key = keyTag.selfClosing ? "" : try string(closing: "key")
+            try skipMisc()
+            guard !isAt("</") else { throw fail("key \"\(key)\" has no value") }
+            let value = try self.value(depth: depth + 1)
+            guard entries.updateValue(value, forKey: key) == nil else {
+                throw PlistError("at byte \(keyStart), key \"\(key)\" appears twice in one dictionary")
+            }
+        }
+    }
+
+    mutating func array(depth: Int) throws(PlistError) -> PlistValue {
+        var elements: [PlistValue] = []
+        while true {
+            try skipMisc()
+            if isAt("</") {
+                try closeTag("array")
+                return .array(elements)
+            }
+            elements.append(try value(depth: depth + 1))
+        }
+    }
+
+    // MARK: Scalars
+
+    func trimmed(_ text: [UInt8]) -> ArraySlice<UInt8> {
+        var slice = text[...]
+        while let first = slice.first, first.isXMLWhitespace { slice = slice.dropFirst() }
+        while let last = slice.last, last.isXMLWhitespace { slice = slice.dropLast() }
+        return slice
+    }
+
+    func integer(_ text: [UInt8]) throws(PlistError) -> Int64 {
+        var digits = trimmed(text)
+        let shown = String(decoding: digits, as: UTF8.self)
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative || digits.first == UInt8(ascii: "+") { digits = digits.dropFirst() }
+        var radix: UInt64 = 10
+        if digits.starts(with: Array("0x".utf8)) || digits.starts(with: Array("0X".utf8)) {
+            radix = 16
+            digits = digits.dropFirst(2)
+        }
+        guard !digits.isEmpty else { throw fail("<integer>\(shown)</integer> holds no number") }
+        var magnitude: UInt64 = 0
+        for byte in digits {
+            guard let digit = byte.hexDigitValue, UInt64(digit) < radix else {
+                throw fail("<integer>\(shown)</integer> is not a whole number")
+            }
+            let (shifted, overflow1) = magnitude.multipliedReportingOverflow(by: radix)
+            let (sum, overflow2) = shifted.addingReportingOverflow(UInt64(digit))
+            guard !overflow1, !overflow2 else { throw fail("<integer>\(shown)</integer> does not fit in 64 bits") }
+            magnitude = sum
+        }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { throw fail("<integer>\(shown)</integer> does not fit in 64 bits") }
+            return Int64(bitPattern: 0 &- magnitude)
+        }
+        guard magnitude <= UInt64(Int64.max) else { throw fail("<integer>\(shown)</integer> is larger than a signed 64-bit integer") }
+        return Int64(magnitude)
+    }
+
+    func real(_ text: [UInt8]) throws(PlistError) -> Double {
+        let shown = String(decoding: trimmed(text), as: UTF8.self)
+        switch shown.lowercased() {
+        case "nan": return .nan
+        case "+infinity", "infinity", "+inf", "inf": return .infinity
+        case "-infinity", "-inf": return -.infinity
+        default:
+            guard !shown.isEmpty, let value = Double(shown) else { throw fail("<real>\(shown)</real> is not a number") }
+            return value
+        }
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`, optionally with a fraction of a second, always in UTC.
+    func date(_ text: [UInt8]) throws(PlistError) -> Date {
+        let digits = Array(trimmed(text))
+        let shown = String(decoding: digits, as: UTF8.self)
+        let error = fail("<date>\(shown)</date> is not a UTC date of the form 2024-05-31T12:00:00Z")
+        func number(_ start: Int, _ count: Int) throws(PlistError) -> Int {
+            guard start + count <= digits.count else { throw error }
+            var value = 0
+            for byte in digits[start ..< start + count] {
+                guard byte.isASCIIDigit else { throw error }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        func expect(_ index: Int, _ separator: Character) throws(PlistError) {
+            guard index < digits.count, digits[index] == separator.asciiValue else { throw error }
+        }
+        let year = try number(0, 4)
+        try expect(4, "-")
+        let month = try number(5, 2)
+        try expect(7, "-")
+        let day = try number(8, 2)
+        try expect(10, "T")
+        let hour = try number(11, 2)
+        try expect(13, ":")
+        let minute = try number(14, 2)
+        try expect(16, ":")
+        let second = try number(17, 2)
+        var index = 19
+        var fraction = 0.0, scale = 0.1
+        if index < digits.count, digits[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < digits.count, digits[index].isASCIIDigit {
+                fraction += Double(digits[index] - UInt8(ascii: "0")) * scale
+                scale /= 10
+                index += 1
+            }
+        }
+        try expect(index, "Z")
+        guard index == digits.count - 1, (1 ... 12).contains(month), (1 ... 31).contains(day), hour < 24, minute < 60, second < 61 else {
+            throw error
+        }
+        let whole = UTCDateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second).date
+        return whole.addingTimeInterval(fraction)
+    }
+}
+
+extension UInt8 {
+    /// Space, tab, line feed or carriage return.
+    var isXMLWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
+    /// A byte that may appear in the element names property lists use.
+    var isXMLNameByte: Bool {
+        (self | 0x20 >= 0x61 && self | 0x20 <= 0x7A) || isASCIIDigit || self == UInt8(ascii: "-") || self == UInt8(ascii: "_")
+            || self == UInt8(ascii: ":") || self == UInt8(ascii: ".")
+    }
+    /// The value of an ASCII hex digit.
+    var hexDigitValue: UInt8? {
+        if isASCIIDigit { return self - 0x30 }
+        let lower = self | 0x20
+        return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : nil
+    }
+}
