@@ -9,7 +9,7 @@ import AppleFormats
     static func builtIndex() async throws -> (cache: SymbolIndexCache, file: SymbolFile, path: String) {
         let cache = try SymbolIndexCache(directory: try SymbolFixtures.temporaryDirectory())
         let file = try SymbolFixtures.symbolFile(variant)
-        let index = try await cache.index(for: file)
+        let index = try cache.index(for: file)
         return (cache, file, index.path)
     }
 
@@ -43,7 +43,7 @@ import AppleFormats
             if damage == "garbage" { bytes = [UInt8](repeating: 0x41, count: 100) } else { bytes[8] = 99 }
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             #expect(throws: SymbolicationError.self) { try SymbolIndex(path: path) }
-            let index = try await SymbolIndexCache(directory: directory).index(for: file)
+            let index = try SymbolIndexCache(directory: directory).index(for: file)
             let sample = try #require(expected.first { $0.frames.count == 3 })
             #expect(SymbolFixtures.frames(try index.lookup(address: sample.address)) == sample.frames)
         }
@@ -68,13 +68,13 @@ import AppleFormats
         let cache = try SymbolIndexCache(directory: (path as NSString).deletingLastPathComponent)
         // Damage the dwarf4 index the same way, then symbolicate through it.
         let appFile = try #require(dwarf4.files.values.first)
-        let appIndex = try await cache.index(for: appFile)
+        let appIndex = try cache.index(for: appFile)
         var appBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: appIndex.path)))
         let appRoots = appIndex.tables[Int(SymbolIndexFormat.Section.roots.rawValue)]
         for record in 0 ..< appRoots.count { for i in 24 ..< 28 { appBytes[appRoots.offset + record * 32 + i] = 0xff } }
         try Data(appBytes).write(to: URL(fileURLWithPath: appIndex.path))
         let fresh = try SymbolIndexCache(directory: (path as NSString).deletingLastPathComponent)
-        let result = try await Symbolicator(locator: dwarf4, cache: fresh).symbolicate(report)
+        let result = try Symbolicator(locator: dwarf4, cache: fresh).symbolicate(report)
         #expect(result.threads[0].frames[0].locations.map(\.function) == ["clamp_digit", "accumulate", "parse_number"])
     }
 
@@ -134,7 +134,7 @@ import AppleFormats
         let cache = try SymbolIndexCache(directory: try SymbolFixtures.temporaryDirectory())
         let file = try SymbolFixtures.symbolFile(Self.variant)
         let indexes = try await withThrowingTaskGroup(of: SymbolIndex.self) { group in
-            for _ in 0 ..< 8 { group.addTask { try await cache.index(for: file) } }
+            for _ in 0 ..< 8 { group.addTask { try cache.index(for: file) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(indexes.count == 8)
@@ -169,7 +169,7 @@ extension SymbolIndexRobustnessTests {
         let directory = try SymbolFixtures.temporaryDirectory()
         try Data(bytes).write(to: URL(fileURLWithPath: directory + "/App"))
         let file = try #require(try DSYMPathLocator.images(inFile: directory + "/App").first)
-        let index = try await SymbolIndexCache(directory: directory + "/cache").index(for: file)
+        let index = try SymbolIndexCache(directory: directory + "/cache").index(for: file)
         let expected = try SymbolFixtures.expected(Self.variant)
         let inParse = try #require(expected.first { $0.frames.last?.function == "parse_number" && $0.frames.count == 3 })
         let locations = try index.lookup(address: inParse.address)

@@ -17,12 +17,12 @@ import AppleFormats
         let locator = try DSYMPathLocator(paths: [SharedFixtures.url("crash/crashprobe/\(arch)-CrashProbeiOS.app.dSYM").path,
                                                   SharedFixtures.url("crash/crashprobe/\(arch)-CrashLibiOS.framework.dSYM").path])
         let cache = try SymbolIndexCache(directory: try SymbolFixtures.temporaryDirectory())
-        let result = try await Symbolicator(locator: locator, cache: cache).symbolicate(report)
+        let result = try Symbolicator(locator: locator, cache: cache).symbolicate(report)
         var checked = 0, sourceFiles = Set<String>()
         for (t, thread) in result.threads.enumerated() {
             for frame in thread.frames {
                 guard let image = frame.image, let uuid = image.uuid, let file = locator.files[uuid], let offset = frame.imageOffset else { continue }
-                let index = try await cache.index(for: file)
+                let index = try cache.index(for: file)
                 let lookup = index.textAddress + Symbolicator.lookupOffset(offset, isReturnAddress: frame.frame.number > 0, architecture: file.architecture)
                 let oracle = try LLVMSymbolizer.symbolize(object: file.path, architecture: file.architecture.name, addresses: [lookup])
                 let ours = frame.locations.map { SymbolFixtures.Frame(function: $0.rawFunction ?? "??", file: $0.file ?? "??", line: $0.line, column: $0.column) }
@@ -46,7 +46,7 @@ import AppleFormats
         let (report, _) = try SentryEvent.report(try SharedFixtures.data("crash/crashprobe/arm64/Dereference a NULL pointer.json"))
         let locator = try DSYMPathLocator(paths: [SharedFixtures.url("crash/crashprobe/arm64-CrashLibiOS.framework.dSYM").path])
         let cache = try SymbolIndexCache(directory: try SymbolFixtures.temporaryDirectory())
-        let result = try await Symbolicator(locator: locator, cache: cache).symbolicate(report)
+        let result = try Symbolicator(locator: locator, cache: cache).symbolicate(report)
         let crashed = try #require(result.threads.first { $0.crashed })
         let frame = try #require(crashed.frames.first { $0.image?.name == "CrashLibiOS" })
         #expect(frame.frame.number == 0)

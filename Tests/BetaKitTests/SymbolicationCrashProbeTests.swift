@@ -15,7 +15,7 @@ import AppleFormats
         let locator = try DSYMPathLocator(paths: [SharedFixtures.url(dSYM).path])
         let file = try #require(locator.files.values.first)
         let cache = try SymbolIndexCache(directory: try SymbolFixtures.temporaryDirectory())
-        let index = try await cache.index(for: file)
+        let index = try cache.index(for: file)
         let text = try Self.textSection(file)
         let step: UInt64 = file.architecture.is64Bit ? 36 : 18
         let addresses = Array(stride(from: text.lowerBound, to: text.upperBound, by: Int(step)))

@@ -7,7 +7,7 @@ import AppleFormats
     @Test(arguments: SymbolFixtures.variants)
     func everyInstructionMatchesLLVMSymbolizerFrameForFrame(_ variant: SymbolFixtures.Variant) async throws {
         let cache = try SymbolIndexCache(directory: try SymbolFixtures.temporaryDirectory())
-        let index = try await cache.index(for: try SymbolFixtures.symbolFile(variant))
+        let index = try cache.index(for: try SymbolFixtures.symbolFile(variant))
         let expected = try SymbolFixtures.expected(variant)
         #expect(expected.count > 100)
         var mismatches: [String] = []

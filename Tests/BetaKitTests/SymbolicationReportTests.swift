@@ -10,7 +10,7 @@ import AppleFormats
         let report = try CrashReport(data: try LocalFixtures.data("symbols/crashes/\(name)"))
         let locator = try DSYMPathLocator(paths: [SymbolFixtures.path("arm64-dwarf4/App.dSYM")])
         let cache = try SymbolIndexCache(directory: try SymbolFixtures.temporaryDirectory())
-        return try await Symbolicator(locator: locator, cache: cache).symbolicate(report)
+        return try Symbolicator(locator: locator, cache: cache).symbolicate(report)
     }
 
     /// crashes/expected-frames.tsv: llvm-symbolizer at the pc of frame 0 and return address - 1 elsewhere.
@@ -126,7 +126,7 @@ import AppleFormats
     @Test func unsymbolicatedAppFramesStillGiveAStableSignature() async throws {
         let report = try CrashReport(data: try LocalFixtures.data("symbols/crashes/App-legacy.crash"))
         let cache = try SymbolIndexCache(directory: try SymbolFixtures.temporaryDirectory())
-        let result = try await Symbolicator(locator: ChainedSymbolFileLocator([]), cache: cache).symbolicate(report)
+        let result = try Symbolicator(locator: ChainedSymbolFileLocator([]), cache: cache).symbolicate(report)
         #expect(result.signature.frames == ["App+0x40b8", "App+0x40f8", "App+0x4038"])
         #expect(result.imagesWithoutSymbols.first?.name == "App")
         #expect(result.imagesWithoutSymbols.first?.isAppImage == true)
@@ -146,7 +146,7 @@ extension SymbolicationReportTests {
             let found = try #require(try locator.symbolFile(for: expected.uuid, architecture: nil))
             #expect(found.uuid == expected.uuid)
             #expect(found.architecture == variant.architecture)
-            let index = try await SymbolIndexCache(directory: home.cachePath + "/symbols").index(for: found)
+            let index = try SymbolIndexCache(directory: home.cachePath + "/symbols").index(for: found)
             let sample = try #require(try SymbolFixtures.expected(variant).first { $0.frames.count > 1 })
             #expect(SymbolFixtures.frames(try index.lookup(address: sample.address)) == sample.frames)
         }

@@ -10,56 +10,62 @@ extension CrashReport {
 
     /// Reads a crash report in any supported format: a text `.crash` (with or without a JSON
     /// header line), a JSON `.ips` (bug_type 309), or an iOS 14 `.ips` whose body is text.
-    public init(data: Data) throws(CrashReportError) {
-        guard data.count <= Self.maxSize else {
-            throw CrashReportError.unrecognized("the file is \(data.count) bytes, far larger than any crash report")
+    public init(bytes: [UInt8]) throws(CrashReportError) {
+        guard bytes.count <= Self.maxSize else {
+            throw CrashReportError.unrecognized("the file is \(bytes.count) bytes, far larger than any crash report")
         }
-        try self.init(text: String(decoding: data, as: UTF8.self))
+        self = try bytes.withUnsafeBufferPointer { (buffer) throws(CrashReportError) -> CrashReport in try Self.parse(buffer) }
+    }
+
+    /// Reads a crash report in any supported format (see `init(bytes:)`).
+    public init(data: Data) throws(CrashReportError) {
+        try self.init(bytes: [UInt8](data))
     }
 
     /// Reads a crash report from its text.
     public init(text: String) throws(CrashReportError) {
-        var body = Substring(text)
-        if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
-        body = body.drop { $0.isWhitespace }
-        guard body.hasPrefix("{") else {
-            self = try Self.parseText(String(body), format: .text)
-            return
+        try self.init(bytes: Array(text.utf8))
+    }
+
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(CrashReportError) -> CrashReport {
+        var body = TextSlice(bytes, 0, bytes.count)
+        if body.hasPrefix("\u{FEFF}") { body = body.dropping("\u{FEFF}") }
+        body = body.droppingLeadingWhitespace
+        guard body.first == UInt8(ascii: "{") else {
+            return try parseText(UnsafeBufferPointer(rebasing: bytes[body.start ..< body.end]), format: .text)
         }
-        guard let headerEnd = Self.endOfJSONObject(body) else {
+        guard let headerEnd = endOfJSONObject(body) else {
             throw CrashReportError.malformed("the JSON at the start of the file never closes")
         }
-        let first = Data(body[..<headerEnd].utf8)
-        let rest = body[headerEnd...].drop { $0.isWhitespace }
+        let first = Data(UnsafeBufferPointer(rebasing: bytes[body.start ..< headerEnd]))
+        let rest = body.suffix(from: headerEnd).droppingLeadingWhitespace
         let decoder = JSONDecoder()
         if rest.isEmpty {
             // A body without its header line.
             guard let document = try? decoder.decode(IPSBody.self, from: first), !document.threads.isEmpty || !document.usedImages.isEmpty else {
                 throw CrashReportError.unrecognized("the JSON has no threads or usedImages")
             }
-            self = Self(ips: document, header: nil)
-            return
+            return CrashReport(ips: document, header: nil)
         }
         let header = try? decoder.decode(IPSHeader.self, from: first)
-        if rest.hasPrefix("{") {
+        if rest.first == UInt8(ascii: "{") {
             let document: IPSBody
-            do { document = try decoder.decode(IPSBody.self, from: Data(rest.utf8)) } catch {
+            do { document = try decoder.decode(IPSBody.self, from: Data(UnsafeBufferPointer(rebasing: bytes[rest.start ..< rest.end]))) } catch {
                 throw CrashReportError.malformed("the .ips body is not valid JSON (\(Self.describe(error)))")
             }
-            self = Self(ips: document, header: header)
-            return
+            return CrashReport(ips: document, header: header)
         }
-        self = try Self.parseText(String(rest), format: .ipsText)
-        apply(header: header)
+        var report = try parseText(UnsafeBufferPointer(rebasing: bytes[rest.start ..< rest.end]), format: .ipsText)
+        report.apply(header: header)
+        return report
     }
 
-    /// Where the JSON object starting at `text.startIndex` ends (one past its closing brace).
-    static func endOfJSONObject(_ text: Substring) -> Substring.Index? {
+    /// Where the JSON object starting at `text.start` ends (one past its closing brace).
+    static func endOfJSONObject(_ text: TextSlice) -> Int? {
         var depth = 0
         var inString = false, escaped = false
-        var index = text.startIndex
-        for byte in text.utf8 {
-            defer { index = text.utf8.index(after: index) }
+        for index in text.start ..< text.end {
+            let byte = text.base[index]
             if inString {
                 if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
                 continue
@@ -69,7 +75,7 @@ extension CrashReport {
             case UInt8(ascii: "{"): depth += 1
             case UInt8(ascii: "}"):
                 depth -= 1
-                if depth == 0 { return text.utf8.index(after: index) }
+                if depth == 0 { return index + 1 }
             default: break
             }
         }
@@ -122,7 +128,7 @@ extension CrashReport {
         images = document.usedImages.map { used in
             let path = used.path
             let name = used.name ?? path.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "???"
-            var image = Image(name: name, path: path, uuid: used.uuid.flatMap { TextParser.uuid($0[...]) }, architecture: used.arch,
+            var image = Image(name: name, path: path, uuid: used.uuid.flatMap { TextParser.uuid($0) }, architecture: used.arch,
                               loadAddress: used.base ?? 0, endAddress: nil)
             if let base = used.base, let size = used.size, size > 0 { image.endAddress = base &+ (size - 1) }
             image.bundleIdentifier = used.bundleIdentifier

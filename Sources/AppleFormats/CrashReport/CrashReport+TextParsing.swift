@@ -1,16 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 extension CrashReport {
     /// Parses the text layout of `.crash` files (report versions 104 to 106, and the text body of
     /// iOS 14 `.ips` files). Unknown lines are ignored, so partial or edited reports still parse.
-    static func parseText(_ text: String, format: Format) throws(CrashReportError) -> CrashReport {
+    static func parseText(_ bytes: UnsafeBufferPointer<UInt8>, format: Format) throws(CrashReportError) -> CrashReport {
         var report = CrashReport(format: format)
-        report.text = text
-        var parser = TextParser(lines: Substring.lines(of: text))
+        report.text = String(decoding: bytes, as: UTF8.self)
+        var parser = TextParser(lines: TextParser.lines(of: bytes))
         parser.run(into: &report)
         guard !report.threads.isEmpty || !report.images.isEmpty || report.incidentIdentifier != nil || report.processName != nil else {
             throw CrashReportError.unrecognized("no header fields, threads or binary images were found")
@@ -45,35 +39,66 @@ extension CrashReport {
 
 /// A line-oriented reader for the text layout.
 struct TextParser {
-    let lines: [Substring]
+    let lines: [TextSlice]
     var index = 0
+    // Image names repeat on every frame; one string per distinct name is enough.
+    var names: [String] = []
 
-    static let architectures: Set<Substring> = ["arm64", "arm64e", "armv7", "armv7s", "armv7k", "armv6", "arm64_32", "arm",
+    static let architectures: [StaticString] = ["arm64", "arm64e", "armv7", "armv7s", "armv7k", "armv6", "arm64_32", "arm",
                                                 "x86_64", "x86_64h", "i386", "ppc"]
 
+    static func isArchitecture(_ text: TextSlice) -> Bool { architectures.contains { text.equals($0) } }
+
+    /// Splits `bytes` into lines on "\n", dropping a "\r" before it and keeping empty lines.
+    static func lines(of bytes: UnsafeBufferPointer<UInt8>) -> [TextSlice] {
+        var result: [TextSlice] = []
+        result.reserveCapacity(bytes.count / 48)
+        var start = 0
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0x0a {
+                result.append(TextSlice(bytes, start, index > start && bytes[index - 1] == 0x0d ? index - 1 : index))
+                start = index + 1
+            }
+            index += 1
+        }
+        result.append(TextSlice(bytes, start, bytes.count > start && bytes[bytes.count - 1] == 0x0d ? bytes.count - 1 : bytes.count))
+        return result
+    }
+
+    /// A string with the bytes of `text`, shared with earlier equal ones.
+    mutating func interned(_ text: TextSlice) -> String {
+        for name in names where name.utf8.count == text.count && name.utf8.elementsEqual(UnsafeBufferPointer(rebasing: text.base[text.start ..< text.end])) {
+            return name
+        }
+        let name = text.string
+        if names.count < 64 { names.append(name) }
+        return name
+    }
+
     mutating func run(into report: inout CrashReport) {
-        var names: [Int: String] = [:]
+        var threadNames: [Int: String] = [:]
         while index < lines.count {
             let trimmed = lines[index].trimmed
             index += 1
             if trimmed.isEmpty { continue }
-            if trimmed.hasPrefix("Binary Images"), trimmed.hasSuffix(":") {
+            if trimmed.hasPrefix("Binary Images"), trimmed.last == UInt8(ascii: ":") {
                 report.images += readImages()
                 continue
             }
-            if trimmed == "Last Exception Backtrace:" {
+            if trimmed.equals("Last Exception Backtrace:") {
                 report.lastExceptionBacktrace = readBacktrace()
                 continue
             }
-            if trimmed.hasPrefix("Application Specific Backtrace"), trimmed.hasSuffix(":") {
+            if trimmed.hasPrefix("Application Specific Backtrace"), trimmed.last == UInt8(ascii: ":") {
                 let frames = readBacktrace()
                 if report.lastExceptionBacktrace == nil { report.lastExceptionBacktrace = frames }
                 continue
             }
-            if trimmed == "Application Specific Information:" {
+            if trimmed.equals("Application Specific Information:") {
                 var collected: [String] = []
                 while index < lines.count, !lines[index].isBlankLine {
-                    collected.append(String(lines[index]))
+                    collected.append(lines[index].string)
                     index += 1
                 }
                 report.applicationSpecificInformation = collected.joined(separator: "\n")
@@ -82,12 +107,12 @@ struct TextParser {
             if trimmed.hasPrefix("Thread "), let header = Self.threadHeader(trimmed) {
                 switch header {
                 case let .name(number, name):
-                    names[number] = name
+                    threadNames[number] = name
                 case let .start(number, crashed, queue):
                     var thread = CrashReport.Thread(number: number, crashed: crashed)
-                    let name = names[number] ?? queue
+                    let name = threadNames[number] ?? queue
                     if let name, name.hasPrefix("Dispatch queue:") {
-                        thread.queue = String(Substring(name).dropFirst("Dispatch queue:".count).trimmed)
+                        thread.queue = String(name.dropFirst("Dispatch queue:".count).drop { $0 == " " || $0 == "\t" })
                     } else {
                         thread.name = name
                     }
@@ -98,64 +123,61 @@ struct TextParser {
                 }
                 continue
             }
-            if let colon = trimmed.firstIndex(ofByte: UInt8(ascii: ":")) {
-                let key = trimmed[..<colon].trimmed
-                let value = trimmed[trimmed.utf8.index(after: colon)...].trimmed
-                Self.apply(key: key, value: value, to: &report)
+            if let colon = trimmed.firstIndex(of: UInt8(ascii: ":")) {
+                Self.apply(key: trimmed.prefix(upTo: colon).trimmed.string, value: trimmed.suffix(from: colon + 1).trimmed, to: &report)
             }
         }
     }
 
-    static func apply(key: Substring, value: Substring, to report: inout CrashReport) {
+    static func apply(key: String, value: TextSlice, to report: inout CrashReport) {
         guard !value.isEmpty else { return }
         switch key {
-        case "Incident Identifier": report.incidentIdentifier = String(value)
-        case "Hardware Model": report.hardwareModel = String(value)
+        case "Incident Identifier": report.incidentIdentifier = value.string
+        case "Hardware Model": report.hardwareModel = value.string
         case "Process":
             if let (name, inner) = trailingGroup(value, open: UInt8(ascii: "["), close: UInt8(ascii: "]")) {
-                report.processName = String(name)
-                report.processID = Int(inner)
+                report.processName = name.string
+                report.processID = inner.int
             } else {
-                report.processName = String(value)
+                report.processName = value.string
             }
-        case "Path": report.processPath = String(value)
-        case "Identifier": report.bundleIdentifier = String(value)
+        case "Path": report.processPath = value.string
+        case "Identifier": report.bundleIdentifier = value.string
         case "Version":
             // "1.2 (42)": marketing version, then the build in parentheses.
             if let (version, build) = trailingGroup(value, open: UInt8(ascii: "("), close: UInt8(ascii: ")")) {
-                report.version = String(version)
-                report.build = String(build)
+                report.version = version.string
+                report.build = build.string
             } else {
-                report.version = String(value)
+                report.version = value.string
             }
-        case "Code Type": report.codeType = String(value)
-        case "OS Version": report.osVersion = String(value)
-        case "Date/Time": report.date = String(value)
-        case "Report Version": report.reportVersion = String(value)
+        case "Code Type": report.codeType = value.string
+        case "OS Version": report.osVersion = value.string
+        case "Date/Time": report.date = value.string
+        case "Report Version": report.reportVersion = value.string
         case "Exception Type":
             var exception = report.exception ?? CrashReport.Exception()
             if let (type, signal) = trailingGroup(value, open: UInt8(ascii: "("), close: UInt8(ascii: ")")) {
-                exception.type = String(type)
-                exception.signal = String(signal)
+                exception.type = type.string
+                exception.signal = signal.string
             } else {
-                exception.type = String(value)
+                exception.type = value.string
             }
             report.exception = exception
-        case "Exception Codes": report.exception = (report.exception ?? .init()).with { $0.codes = String(value) }
-        case "Exception Subtype": report.exception = (report.exception ?? .init()).with { $0.subtype = String(value) }
-        case "Exception Note", "Exception Reason", "Exception Message": report.exception = (report.exception ?? .init()).with { $0.note = String(value) }
-        case "Termination Reason": report.terminationReason = String(value)
+        case "Exception Codes": report.exception = (report.exception ?? .init()).with { $0.codes = value.string }
+        case "Exception Subtype": report.exception = (report.exception ?? .init()).with { $0.subtype = value.string }
+        case "Exception Note", "Exception Reason", "Exception Message": report.exception = (report.exception ?? .init()).with { $0.note = value.string }
+        case "Termination Reason": report.terminationReason = value.string
         case "Triggered by Thread", "Crashed Thread":
-            if let number = Int(value.leadingDigits) { report.crashedThread = number }
+            if let number = value.leadingDigits.int { report.crashedThread = number }
         default: break
         }
     }
 
     /// "text (inner)" split into its parts, when the value ends with a bracketed group.
-    static func trailingGroup(_ value: Substring, open: UInt8, close: UInt8) -> (Substring, Substring)? {
-        guard value.utf8.last == close, let start = value.lastIndex(ofByte: open) else { return nil }
-        let inner = value[value.utf8.index(after: start) ..< value.utf8.index(before: value.utf8.endIndex)]
-        return (value[..<start].trimmed, inner)
+    static func trailingGroup(_ value: TextSlice, open: UInt8, close: UInt8) -> (TextSlice, TextSlice)? {
+        guard value.last == close, let start = value.lastIndex(of: open) else { return nil }
+        return (value.prefix(upTo: start).trimmed, value.slice(start + 1, value.end - 1))
     }
 
     enum ThreadHeader {
@@ -166,29 +188,31 @@ struct TextParser {
 
     /// "Thread 3 name:  …", "Thread 0 Crashed:", "Thread 0 Crashed:: Dispatch queue: …", "Thread 1:",
     /// "Thread 0 crashed with ARM Thread State (64-bit):".
-    static func threadHeader(_ line: Substring) -> ThreadHeader? {
-        let rest = line.dropFirst("Thread ".count)
+    static func threadHeader(_ line: TextSlice) -> ThreadHeader? {
+        let rest = line.dropping("Thread ")
         let digits = rest.leadingDigits
-        guard digits.utf8.count < 9, let number = Int(digits) else { return nil }
-        let tail = rest[digits.endIndex...]
+        guard digits.count < 9, let number = digits.int else { return nil }
+        let tail = rest.suffix(from: digits.end)
         if tail.hasPrefix(" name:") {
-            return .name(number, String(tail.dropFirst(" name:".count).trimmed))
+            return .name(number, tail.dropping(" name:").trimmed.string)
         }
-        if tail.hasPrefix(" crashed with") || tail.range(ofASCII: "Thread State") != nil { return .state }
+        if tail.hasPrefix(" crashed with") || tail.range(of: "Thread State") != nil { return .state }
         var crashed = false
         var remainder = tail
         if remainder.hasPrefix(" Crashed") {
             crashed = true
-            remainder = remainder.dropFirst(" Crashed".count)
+            remainder = remainder.dropping(" Crashed")
         }
-        guard remainder.hasPrefix(":") else { return nil }
-        let queue = remainder.drop { $0 == ":" }.trimmed
-        return .start(number, crashed: crashed, queue: queue.isEmpty ? nil : String(queue))
+        guard remainder.first == UInt8(ascii: ":") else { return nil }
+        var colons = remainder.start
+        while colons < remainder.end, remainder.base[colons] == UInt8(ascii: ":") { colons += 1 }
+        let queue = remainder.suffix(from: colons).trimmed
+        return .start(number, crashed: crashed, queue: queue.isEmpty ? nil : queue.string)
     }
 
     /// Register dumps are indented; old macOS reports follow them with "Binary Images:" without a blank line.
     mutating func skipRegisters() {
-        while index < lines.count, let first = lines[index].utf8.first, first == 0x20 || first == 0x09 { index += 1 }
+        while index < lines.count, let first = lines[index].first, first == 0x20 || first == 0x09 { index += 1 }
     }
 }
 

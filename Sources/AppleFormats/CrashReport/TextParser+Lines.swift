@@ -8,7 +8,7 @@ import Foundation
 extension TextParser {
     mutating func readFrames() -> [CrashReport.Frame] {
         var frames: [CrashReport.Frame] = []
-        while index < lines.count, var frame = Self.frame(lines[index]) {
+        while index < lines.count, var frame = frame(lines[index]) {
             frame.textLine = index
             frames.append(frame)
             index += 1
@@ -20,84 +20,83 @@ extension TextParser {
     mutating func readBacktrace() -> [CrashReport.Frame] {
         while index < lines.count, lines[index].isBlankLine { index += 1 }
         guard index < lines.count else { return [] }
-        guard lines[index].trimmed.hasPrefix("(") else { return readFrames() }
+        guard lines[index].trimmed.first == UInt8(ascii: "(") else { return readFrames() }
         let start = index
-        var tokens: [Substring] = []
+        var frames: [CrashReport.Frame] = []
         while index < lines.count {
             let line = lines[index]
             index += 1
-            let closed = line.firstIndex(ofByte: UInt8(ascii: ")"))
-            let body = line[..<(closed ?? line.endIndex)]
-            tokens += body.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "(" })
+            let closed = line.firstIndex(of: UInt8(ascii: ")"))
+            var cursor = line.start
+            let end = closed ?? line.end
+            // Tokens are separated by blanks and the opening parenthesis.
+            while cursor < end {
+                while cursor < end, line.base[cursor] == 0x20 || line.base[cursor] == 0x09 || line.base[cursor] == UInt8(ascii: "(") { cursor += 1 }
+                var tokenEnd = cursor
+                while tokenEnd < end, line.base[tokenEnd] != 0x20, line.base[tokenEnd] != 0x09, line.base[tokenEnd] != UInt8(ascii: "(") { tokenEnd += 1 }
+                if let address = line.slice(cursor, tokenEnd).hexAddress {
+                    var frame = CrashReport.Frame(number: frames.count, address: address)
+                    frame.textLine = start
+                    frames.append(frame)
+                }
+                cursor = tokenEnd
+            }
             if closed != nil { break }
-        }
-        var frames: [CrashReport.Frame] = []
-        for token in tokens {
-            guard let address = Self.hex(token) else { continue }
-            var frame = CrashReport.Frame(number: frames.count, address: address)
-            frame.textLine = start
-            frames.append(frame)
         }
         return frames
     }
 
-    static func hex(_ token: Substring) -> UInt64? {
-        guard token.hasPrefix("0x") || token.hasPrefix("0X") else { return nil }
-        return UInt64(token.dropFirst(2), radix: 16)
-    }
-
     /// One frame line: `N  Image Name  0xADDRESS  (0xBASE + OFFSET | symbol + OFFSET [(file:line)])`.
-    static func frame(_ line: Substring) -> CrashReport.Frame? {
+    mutating func frame(_ line: TextSlice) -> CrashReport.Frame? {
         let body = line.droppingLeadingBlanks
         let digits = body.leadingDigits
-        guard !digits.isEmpty, digits.utf8.count < 8, let number = Int(digits) else { return nil }
-        let rest = body[digits.endIndex...]
-        guard let first = rest.utf8.first, first == 0x20 || first == 0x09 else { return nil }
+        guard !digits.isEmpty, digits.count < 8, let number = digits.int else { return nil }
+        let rest = body.suffix(from: digits.end)
+        guard let first = rest.first, first == 0x20 || first == 0x09 else { return nil }
         // The address is the first blank-delimited hexadecimal token after the image name.
-        var cursor = rest[...]
-        var found: (Substring, UInt64)?
-        while let range = cursor.range(ofASCII: "0x") {
-            let before = rest.utf8[rest.utf8.index(before: range.lowerBound)]
-            let token = rest[range.lowerBound...].leadingToken
-            if before == 0x20 || before == 0x09, let value = hex(token) {
+        var cursor = rest
+        var found: (TextSlice, UInt64)?
+        while let range = cursor.range(of: "0x") {
+            let before = rest.base[range.lowerBound - 1]
+            let token = rest.suffix(from: range.lowerBound).leadingToken
+            if before == 0x20 || before == 0x09, let value = token.hexAddress {
                 found = (token, value)
                 break
             }
-            cursor = rest[range.upperBound...]
+            cursor = rest.suffix(from: range.upperBound)
         }
         guard let (token, address) = found else { return nil }
         var frame = CrashReport.Frame(number: number, address: address)
-        let name = rest[..<token.startIndex].trimmed
-        frame.imageName = name.isEmpty ? nil : String(name)
-        var tail = rest[token.endIndex...].trimmed
-        if tail.hasSuffix("[inlined]") { tail = tail.dropLast("[inlined]".count).trimmed }
+        let name = rest.prefix(upTo: token.start).trimmed
+        frame.imageName = name.isEmpty ? nil : interned(name)
+        var tail = rest.suffix(from: token.end).trimmed
+        if tail.hasSuffix("[inlined]") { tail = tail.dropLast("[inlined]".utf8.count).trimmed }
         if tail.hasPrefix("0x") {
             // "0xBASE + OFFSET", possibly followed by "(symbol + N)" as KSCrash writes.
-            if let open = tail.firstIndex(ofByte: UInt8(ascii: "(")), tail.hasSuffix(")") {
-                let inner = tail[tail.utf8.index(after: open) ..< tail.utf8.index(before: tail.utf8.endIndex)]
-                (frame.symbol, frame.symbolOffset) = symbolAndOffset(inner)
+            if let open = tail.firstIndex(of: UInt8(ascii: "(")), tail.last == UInt8(ascii: ")") {
+                (frame.symbol, frame.symbolOffset) = Self.symbolAndOffset(tail.slice(open + 1, tail.end - 1))
             }
             return frame
         }
         // "symbol + N (File.swift:12)" or "symbol (in Image) (File.swift:12)".
-        if let (head, inner) = trailingGroup(tail, open: UInt8(ascii: "("), close: UInt8(ascii: ")")),
-           let colon = inner.lastIndex(ofByte: UInt8(ascii: ":")), let lineNumber = Int(inner[inner.utf8.index(after: colon)...]) {
-            frame.sourceFile = String(inner[..<colon])
+        if let (head, inner) = Self.trailingGroup(tail, open: UInt8(ascii: "("), close: UInt8(ascii: ")")),
+           let colon = inner.lastIndex(of: UInt8(ascii: ":")), let lineNumber = inner.suffix(from: colon + 1).int {
+            frame.sourceFile = inner.prefix(upTo: colon).string
             frame.sourceLine = lineNumber
             tail = head
         }
-        if let inImage = tail.range(ofASCII: " (in ") { tail = tail[..<inImage.lowerBound] }
-        if !tail.isEmpty { (frame.symbol, frame.symbolOffset) = symbolAndOffset(tail) }
+        if let inImage = tail.range(of: " (in ") { tail = tail.prefix(upTo: inImage.lowerBound) }
+        if !tail.isEmpty { (frame.symbol, frame.symbolOffset) = Self.symbolAndOffset(tail) }
         return frame
     }
 
-    static func symbolAndOffset(_ text: Substring) -> (String?, UInt64?) {
+    static func symbolAndOffset(_ text: TextSlice) -> (String?, UInt64?) {
         let trimmed = text.trimmed
-        if let plus = trimmed.lastRange(ofASCII: " + "), let offset = UInt64(trimmed[plus.upperBound...]) {
-            let symbol = trimmed[..<plus.lowerBound].trimmed
-            return (symbol.isEmpty ? nil : String(symbol), offset)
+        if let plus = trimmed.lastRange(of: " + "), let offset = trimmed.suffix(from: plus.upperBound).decimal {
+            let symbol = trimmed.prefix(upTo: plus.lowerBound).trimmed
+            return (symbol.isEmpty ? nil : symbol.string, offset)
         }
-        return (trimmed.isEmpty ? nil : String(trimmed), nil)
+        return (trimmed.isEmpty ? nil : trimmed.string, nil)
     }
 
     mutating func readImages() -> [CrashReport.Image] {
@@ -112,44 +111,44 @@ extension TextParser {
     }
 
     /// `0xSTART - 0xEND [+]name [arch] [(version)] <uuid> /path`.
-    static func image(_ line: Substring) -> CrashReport.Image? {
+    static func image(_ line: TextSlice) -> CrashReport.Image? {
         let startToken = line.leadingToken
-        guard let start = hex(startToken) else { return nil }
-        var rest = line[startToken.endIndex...].droppingLeadingBlanks
-        guard rest.hasPrefix("-") else { return nil }
+        guard let start = startToken.hexAddress else { return nil }
+        var rest = line.suffix(from: startToken.end).droppingLeadingBlanks
+        guard rest.first == UInt8(ascii: "-") else { return nil }
         rest = rest.dropFirst().droppingLeadingBlanks
         let endToken = rest.leadingToken
-        let end = hex(endToken)
-        rest = rest[endToken.endIndex...].droppingLeadingBlanks
+        let end = endToken.hexAddress
+        rest = rest.suffix(from: endToken.end).droppingLeadingBlanks
         var uuid: UUID?
         var path: String?
         var descriptor = rest
-        if let open = rest.firstIndex(ofByte: UInt8(ascii: "<")), let close = rest[open...].firstIndex(ofByte: UInt8(ascii: ">")) {
-            uuid = Self.uuid(rest[rest.utf8.index(after: open) ..< close])
-            descriptor = rest[..<open]
-            let after = rest[rest.utf8.index(after: close)...].trimmed
-            path = after.isEmpty ? nil : String(after)
-        } else if let slash = rest.range(ofASCII: " /") {
-            descriptor = rest[..<slash.lowerBound]
-            path = String(rest[rest.utf8.index(after: slash.lowerBound)...].trimmed)
+        if let open = rest.firstIndex(of: UInt8(ascii: "<")), let close = rest.suffix(from: open).firstIndex(of: UInt8(ascii: ">")) {
+            uuid = Self.uuid(rest.slice(open + 1, close))
+            descriptor = rest.prefix(upTo: open)
+            let after = rest.suffix(from: close + 1).trimmed
+            path = after.isEmpty ? nil : after.string
+        } else if let slash = rest.range(of: " /") {
+            descriptor = rest.prefix(upTo: slash.lowerBound)
+            path = rest.suffix(from: slash.lowerBound + 1).trimmed.string
         }
         var text = descriptor.trimmed
-        if text.hasPrefix("+") { text = text.dropFirst() }
+        if text.first == UInt8(ascii: "+") { text = text.dropFirst() }
         var architecture: String?
         // Trailing "(version)" groups and an architecture, bare or in parentheses.
         for _ in 0 ..< 4 {
             if let (head, inner) = trailingGroup(text, open: UInt8(ascii: "("), close: UInt8(ascii: ")")) {
-                if architectures.contains(inner) { architecture = String(inner) }
+                if isArchitecture(inner) { architecture = inner.string }
                 text = head
                 continue
             }
-            if let space = text.lastIndex(ofByte: 0x20), architectures.contains(text[text.utf8.index(after: space)...]) {
-                architecture = String(text[text.utf8.index(after: space)...])
-                text = text[..<space].trimmed
+            if let space = text.lastIndex(of: 0x20), isArchitecture(text.suffix(from: space + 1)) {
+                architecture = text.suffix(from: space + 1).string
+                text = text.prefix(upTo: space).trimmed
             }
             break
         }
-        var name = String(text)
+        var name = text.string
         if name.isEmpty, let path { name = String(path.split(separator: "/").last ?? "") }
         var image = CrashReport.Image(name: name.isEmpty ? "???" : name, path: path, uuid: uuid, architecture: architecture,
                                       loadAddress: start, endAddress: end)
@@ -158,19 +157,27 @@ extension TextParser {
     }
 
     /// A UUID written with or without dashes, in either case.
-    static func uuid(_ text: Substring) -> UUID? {
-        var hexDigits: [UInt8] = []
-        for byte in text.utf8 where byte != UInt8(ascii: "-") {
-            guard byte.isASCIIHexDigit, hexDigits.count < 32 else { return nil }
-            hexDigits.append(byte)
+    static func uuid(_ text: TextSlice) -> UUID? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        var high: UInt8?
+        for position in text.start ..< text.end where text.base[position] != UInt8(ascii: "-") {
+            guard let digit = text.base[position].hexDigitValue, bytes.count < 16 else { return nil }
+            if let upper = high {
+                bytes.append(upper << 4 | digit)
+                high = nil
+            } else {
+                high = digit
+            }
         }
-        guard hexDigits.count == 32 else { return nil }
-        var dashed = ""
-        dashed.reserveCapacity(36)
-        for (i, byte) in hexDigits.enumerated() {
-            if i == 8 || i == 12 || i == 16 || i == 20 { dashed.append("-") }
-            dashed.append(Character(Unicode.Scalar(byte)))
-        }
-        return UUID(uuidString: dashed)
+        guard bytes.count == 16, high == nil else { return nil }
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
+    /// A UUID in a string (the `.ips` form).
+    static func uuid(_ text: String) -> UUID? {
+        var copy = text
+        return copy.withUTF8 { uuid(TextSlice($0, 0, $0.count)) }
     }
 }

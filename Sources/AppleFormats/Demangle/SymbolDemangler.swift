@@ -4,36 +4,52 @@ import Glibc
 import Darwin
 #endif
 
+// The Swift runtime's demanglers, linked directly rather than looked up with dlsym: a betactl
+// built with --static-swift-stdlib carries the runtime inside the executable, where dlsym cannot
+// see it. Only pointers and integers cross, which the Swift and C calling conventions pass alike.
+@_silgen_name("swift_demangle")
+private func runtimeFullDemangle(_ mangledName: UnsafePointer<CChar>?, _ length: Int, _ outputBuffer: UnsafeMutablePointer<CChar>?,
+                                 _ outputBufferSize: UnsafeMutablePointer<Int>?, _ flags: UInt32) -> UnsafeMutablePointer<CChar>?
+
+#if os(Linux)
+@_silgen_name("_swift_backtrace_demangle")
+private func runtimeSimplifiedDemangle(_ mangledName: UnsafePointer<CChar>?, _ length: Int, _ outputBuffer: UnsafeMutablePointer<CChar>?,
+                                       _ outputBufferSize: UnsafeMutablePointer<Int>?) -> UnsafeMutablePointer<CChar>?
+#endif
+
 /// Turns raw symbol names into the form Apple's crash reports show.
 ///
-/// Swift names go through the Swift runtime's own demangler, found in the running process
-/// (libswiftCore exports it on Linux and macOS): `_swift_backtrace_demangle`, which gives
-/// the simplified form Xcode shows (`ViewController.viewDidLoad()`), or failing that
-/// `swift_demangle`, which gives the full form. C++ names go through `__cxa_demangle`.
-/// Objective-C and C names are returned unchanged. No demangling code lives here.
+/// Swift names go through the Swift runtime's own demangler: `_swift_backtrace_demangle`, which
+/// gives the simplified form Xcode shows (`ViewController.viewDidLoad()`), or where the runtime
+/// lacks it (older Darwin runtimes) `swift_demangle`, which gives the full form. C++ names go
+/// through `__cxa_demangle`. Objective-C and C names are returned unchanged. No demangling code
+/// lives here.
 public enum SymbolDemangler {
+    #if !os(Linux)
     private typealias SimplifiedDemangle = @convention(c) (
         UnsafePointer<CChar>?, Int, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?
     ) -> UnsafeMutablePointer<CChar>?
-    private typealias FullDemangle = @convention(c) (
-        UnsafePointer<CChar>?, Int, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UInt32
-    ) -> UnsafeMutablePointer<CChar>?
+
+    // On Darwin the simplified entry point is looked up at run time: not every OS has it.
+    private static let simplifiedAddress: UInt = {
+        guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, "_swift_backtrace_demangle") else { return 0 }
+        return UInt(bitPattern: address)
+    }()
+    #endif
+
     private typealias CXXDemangle = @convention(c) (
         UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<Int32>?
     ) -> UnsafeMutablePointer<CChar>?
 
-    // Addresses (as integers, which are Sendable) of the runtime entry points, looked up once.
-    private static let simplifiedAddress: UInt = lookup("_swift_backtrace_demangle")
-    private static let fullAddress: UInt = lookup("swift_demangle")
-    private static let cxxAddress: UInt = lookup("__cxa_demangle")
-
-    private static func lookup(_ symbol: String) -> UInt {
-        guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, symbol) else { return 0 }
+    // The C++ runtime stays a shared library in every build, so it is found with dlsym (the
+    // executable does not link it directly).
+    private static let cxxAddress: UInt = {
+        guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, "__cxa_demangle") else { return 0 }
         return UInt(bitPattern: address)
-    }
+    }()
 
-    /// Whether the Swift runtime's demangler could be found in this process.
-    public static var hasSwiftDemangler: Bool { simplifiedAddress != 0 || fullAddress != 0 }
+    /// Whether the Swift runtime's demangler is available (it is linked in, so always).
+    public static var hasSwiftDemangler: Bool { true }
 
     /// Whether `name` is a mangled Swift symbol (current `$s`/`$e` manglings and the Swift 3-4 `_T` forms).
     public static func isSwiftSymbol(_ name: String) -> Bool {
@@ -63,26 +79,26 @@ public enum SymbolDemangler {
         return copy.withUTF8 { utf8 -> String? in
             guard let base = utf8.baseAddress else { return nil }
             let pointer = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+            #if os(Linux)
+            let result = runtimeSimplifiedDemangle(pointer, utf8.count, nil, nil)
+            #else
             var result: UnsafeMutablePointer<CChar>?
             if simplifiedAddress != 0 {
                 let function = unsafeBitCast(UnsafeRawPointer(bitPattern: simplifiedAddress), to: SimplifiedDemangle.self)
                 result = function(pointer, utf8.count, nil, nil)
             }
-            if result == nil, fullAddress != 0 {
-                let function = unsafeBitCast(UnsafeRawPointer(bitPattern: fullAddress), to: FullDemangle.self)
-                result = function(pointer, utf8.count, nil, nil, 0)
-            }
-            return take(result)
+            #endif
+            return take(result ?? runtimeFullDemangle(pointer, utf8.count, nil, nil, 0))
         }
     }
 
     /// The `__cxa_demangle` output for an Itanium name.
     public static func cxx(_ name: String) -> String? {
-        guard cxxAddress != 0 else { return nil }
-        let function = unsafeBitCast(UnsafeRawPointer(bitPattern: cxxAddress), to: CXXDemangle.self)
         // Mach-O symbol tables add one underscore; __cxa_demangle expects `_Z` (blocks keep `___Z`).
         let input = name.hasPrefix("__Z") && !name.hasPrefix("___Z") ? String(name.dropFirst()) : name
         var status: Int32 = 0
+        guard cxxAddress != 0 else { return nil }
+        let function = unsafeBitCast(UnsafeRawPointer(bitPattern: cxxAddress), to: CXXDemangle.self)
         let result = input.withCString { function($0, nil, nil, &status) }
         guard status == 0 else {
             free(result)

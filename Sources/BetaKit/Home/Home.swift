@@ -28,7 +28,9 @@ public struct Home: Sendable {
     /// Where archived blobs live.
     public var blobsPath: String { path + "/blobs" }
     /// Where rebuildable derived data lives.
-    public var cachePath: String { path + "/cache" }
+    public var cachePath: String { Self.cachePath(home: path) }
+    /// Where rebuildable derived data lives in the home at `path`, without opening it.
+    public static func cachePath(home path: String) -> String { path + "/cache" }
     /// Where files are staged before being moved into place.
     public var temporaryPath: String { path + "/tmp" }
 
@@ -54,14 +56,20 @@ public struct Home: Sendable {
         return result
     }
 
-    /// Opens an initialised home, or explains how to create one.
-    public static func open(at path: String) throws -> Home {
+    /// Fails as `open` would when `path` is not an initialised home, without opening the
+    /// database (for commands that may not need it, such as `symbolicate --dsym`).
+    public static func checkInitialised(at path: String) throws(HomeError) {
         let kind = FileKind(path: path)
         guard kind != .missing else { throw HomeError.missing(path: path) }
-        let databasePath = path + "/" + databaseName
-        guard kind == .directory, FileKind(path: databasePath) == .regularFile else {
+        guard kind == .directory, FileKind(path: path + "/" + databaseName) == .regularFile else {
             throw HomeError.notInitialised(path: path)
         }
+    }
+
+    /// Opens an initialised home, or explains how to create one.
+    public static func open(at path: String) throws -> Home {
+        try checkInitialised(at: path)
+        let databasePath = path + "/" + databaseName
         let store = try Store(path: databasePath, create: false)
         guard let settings = try store.loadSettings() else { throw HomeError.notInitialised(path: path) }
         return Home(path: path, store: store, settings: settings)

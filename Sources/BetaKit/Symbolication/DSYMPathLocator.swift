@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -42,32 +47,42 @@ public struct DSYMPathLocator: SymbolFileLocator {
         }
         if kind != .directory { return try images(inFile: path, strict: true) }
         var result: [SymbolFile] = []
-        for candidate in dwarfFiles(under: URL(fileURLWithPath: path), depth: 0) {
+        for candidate in dwarfFiles(under: path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path, depth: 0) {
             result += (try? images(inFile: candidate, strict: false)) ?? []
         }
         return result
     }
 
     // DWARF files of every .dSYM bundle at or below `folder`.
-    static func dwarfFiles(under folder: URL, depth: Int) -> [String] {
-        let manager = FileManager.default
-        let dwarf = folder.appendingPathComponent("Contents/Resources/DWARF")
-        if let names = try? manager.contentsOfDirectory(atPath: dwarf.path) {
-            return names.sorted().filter { !$0.hasPrefix(".") }.map { dwarf.appendingPathComponent($0).path }
+    static func dwarfFiles(under folder: String, depth: Int) -> [String] {
+        let dwarf = folder + "/Contents/Resources/DWARF"
+        if FileKind(path: dwarf) == .directory {
+            return visibleNames(in: dwarf).map { dwarf + "/" + $0 }
         }
-        guard depth < maxSearchDepth, let entries = try? manager.contentsOfDirectory(atPath: folder.path) else { return [] }
+        guard depth < maxSearchDepth else { return [] }
         var result: [String] = []
-        for name in entries.sorted() where !name.hasPrefix(".") {
-            let child = folder.appendingPathComponent(name)
-            let kind = FileKind(path: child.path)
-            guard kind != .missing else { continue }
+        for name in visibleNames(in: folder) {
+            let child = folder + "/" + name
+            let kind = FileKind(path: child)
             if kind == .directory {
                 result += dwarfFiles(under: child, depth: depth + 1)
-            } else if name.lowercased().hasSuffix(".dwarf") {
-                result.append(child.path)
+            } else if kind != .missing, name.lowercased().hasSuffix(".dwarf") {
+                result.append(child)
             }
         }
         return result
+    }
+
+    /// The entries of `folder` not starting with ".", sorted; empty when it cannot be read.
+    static func visibleNames(in folder: String) -> [String] {
+        guard let stream = opendir(folder) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            guard entry.pointee.d_name.0 != CChar(UInt8(ascii: ".")) else { continue }
+            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        }
+        return names.sorted()
     }
 
     /// The UUID and architecture of every slice of the Mach-O file at `path`.

@@ -1,11 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 import AppleFormats
 
@@ -39,6 +35,18 @@ public protocol SymbolFileLocator: Sendable {
     /// The file holding the image `uuid`, or nil when this locator has none. `architecture`
     /// is a hint (crash reports name it); the UUID alone identifies the image.
     func symbolFile(for uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile?
+
+    /// The file holding an image of the operating system (one the report places under
+    /// `/System/`, `/usr/` and the like), or nil. Locators that only hold the app's own symbols,
+    /// such as the release archive, answer nil without looking.
+    func symbolFile(forSystemImage uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile?
+}
+
+extension SymbolFileLocator {
+    /// By default system images are looked up like any other.
+    public func symbolFile(forSystemImage uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile? {
+        try symbolFile(for: uuid, architecture: architecture)
+    }
 }
 
 /// Asks several locators in turn (for example the archive, then explicit `--dsym` paths).
@@ -55,6 +63,14 @@ public struct ChainedSymbolFileLocator: SymbolFileLocator {
     public func symbolFile(for uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile? {
         for locator in locators {
             if let found = try locator.symbolFile(for: uuid, architecture: architecture) { return found }
+        }
+        return nil
+    }
+
+    /// The first answer any locator gives for a system image.
+    public func symbolFile(forSystemImage uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile? {
+        for locator in locators {
+            if let found = try locator.symbolFile(forSystemImage: uuid, architecture: architecture) { return found }
         }
         return nil
     }

@@ -7,13 +7,19 @@ import AppleFormats
 
 /// Resolves crash report frames to functions, files and lines.
 ///
-/// Symbol files come from a `SymbolFileLocator` (explicit `--dsym` paths, later the release
-/// archive); their indexes come from a `SymbolIndexCache`, built on first use.
+/// Symbol files come from a `SymbolFileLocator` (explicit `--dsym` paths, the release archive);
+/// their indexes come from a `SymbolIndexCache`, built on first use. An image indexed before is
+/// found in the cache directly, without asking the locator.
+///
+/// One symbolicator remembers what it resolved (images, addresses, demangled names), so a
+/// batch of reports from the same build pays for each address once; create a new one to
+/// forget. It is synchronous and safe to share between threads.
 public struct Symbolicator: Sendable {
     /// Where symbol files are found.
     public var locator: any SymbolFileLocator
     /// Where their indexes are kept.
     public var cache: SymbolIndexCache
+    let memo = SymbolicationMemo()
 
     /// Creates a symbolicator.
     public init(locator: any SymbolFileLocator, cache: SymbolIndexCache) {
@@ -23,57 +29,86 @@ public struct Symbolicator: Sendable {
 
     /// Symbolicates every frame of `report`. Images without symbols are listed in the result,
     /// never an error; `progress` hears about index builds for images seen for the first time.
-    public func symbolicate(_ report: CrashReport, progress: (@Sendable (SymbolIndexProgress) -> Void)? = nil) async throws -> SymbolicatedReport {
-        var indexes: [Int: SymbolIndex] = [:]
-        var missing: [Int: String] = [:]
-        var used = Set<Int>()
-        for frame in report.threads.flatMap(\.frames) + (report.lastExceptionBacktrace ?? []) {
-            if let index = imageIndex(of: frame, in: report) { used.insert(index) }
+    public func symbolicate(_ report: CrashReport, progress: (@Sendable (SymbolIndexProgress) -> Void)? = nil) throws -> SymbolicatedReport {
+        var images = [ImageSymbols](repeating: .unused, count: report.images.count)
+        func markUsed(_ frames: [CrashReport.Frame]) {
+            for frame in frames {
+                if let index = imageIndex(of: frame, in: report) { images[index] = .pending }
+            }
         }
-        for index in used.sorted() {
+        for thread in report.threads { markUsed(thread.frames) }
+        markUsed(report.lastExceptionBacktrace ?? [])
+        for index in images.indices where images[index] == .pending {
             let image = report.images[index]
-            guard let uuid = image.uuid else {
-                missing[index] = "the report gives no UUID for it"
-                continue
-            }
-            do {
-                guard let file = try locator.symbolFile(for: uuid, architecture: image.architecture.flatMap(MachOArchitecture.init(name:))) else {
-                    missing[index] = "no dSYM with this UUID was given or archived"
-                    continue
-                }
-                indexes[index] = try await cache.index(for: file, progress: progress)
-            } catch let error as CancellationError {
-                throw error
-            } catch {
-                missing[index] = "\(error)"
-            }
+            images[index] = try symbols(for: image, isAppImage: report.isAppImage(image), progress: progress)
         }
 
-        var names: [String: String] = [:]  // raw -> demangled, as frames repeat functions
         var result = SymbolicatedReport(report: report, threads: [], lastExceptionBacktrace: nil, imagesWithoutSymbols: [],
                                         signature: CrashSignature(exceptionType: "", frames: []))
+        result.threads.reserveCapacity(report.threads.count)
         for thread in report.threads {
             var frames: [SymbolicatedReport.Frame] = []
+            frames.reserveCapacity(thread.frames.count)
             for frame in thread.frames {
                 // Frame 0 is where the thread stopped; the others are return addresses.
-                frames.append(try await resolve(frame, isReturnAddress: frame.number > 0, report: report, indexes: &indexes, missing: &missing, names: &names))
+                frames.append(resolve(frame, isReturnAddress: frame.number > 0, report: report, images: &images))
             }
             result.threads.append(.init(number: thread.number, name: thread.name, queue: thread.queue, crashed: thread.crashed, frames: frames))
         }
         if let backtrace = report.lastExceptionBacktrace {
-            var frames: [SymbolicatedReport.Frame] = []
-            for frame in backtrace {
-                // Every exception backtrace entry is a return address recorded by the throw.
-                frames.append(try await resolve(frame, isReturnAddress: true, report: report, indexes: &indexes, missing: &missing, names: &names))
-            }
-            result.lastExceptionBacktrace = frames
+            // Every exception backtrace entry is a return address recorded by the throw.
+            result.lastExceptionBacktrace = backtrace.map { resolve($0, isReturnAddress: true, report: report, images: &images) }
         }
-        result.imagesWithoutSymbols = missing.keys.sorted().map { index in
+        var missing: [SymbolicatedReport.MissingSymbols] = []
+        for (index, state) in images.enumerated() {
+            guard case let .missing(reason) = state else { continue }
             let image = report.images[index]
-            return .init(name: image.name, uuid: image.uuid, isAppImage: report.isAppImage(image), reason: missing[index] ?? "")
-        }.sorted { ($0.isAppImage ? 0 : 1, $0.name) < ($1.isAppImage ? 0 : 1, $1.name) }
+            missing.append(.init(name: image.name, uuid: image.uuid, isAppImage: report.isAppImage(image), reason: reason))
+        }
+        result.imagesWithoutSymbols = missing.sorted { ($0.isAppImage ? 0 : 1, $0.name) < ($1.isAppImage ? 0 : 1, $1.name) }
         result.signature = CrashSignature(result)
         return result
+    }
+
+    /// What is known about one image of the report being symbolicated.
+    enum ImageSymbols: Equatable, Sendable {
+        case unused
+        case pending
+        case indexed(SymbolIndex)
+        case missing(String)
+
+        static func == (lhs: ImageSymbols, rhs: ImageSymbols) -> Bool {
+            switch (lhs, rhs) {
+            case (.unused, .unused), (.pending, .pending): true
+            case let (.indexed(a), .indexed(b)): a === b
+            case let (.missing(a), .missing(b)): a == b
+            default: false
+            }
+        }
+    }
+
+    /// The index of `image`: from this symbolicator's memory, else the cache, else the locator.
+    private func symbols(for image: CrashReport.Image, isAppImage: Bool, progress: (@Sendable (SymbolIndexProgress) -> Void)?) throws -> ImageSymbols {
+        guard let uuid = image.uuid else { return .missing("the report gives no UUID for it") }
+        let architecture = image.architecture.flatMap(MachOArchitecture.init(name:))
+        if let known = memo.image(uuid) { return known }
+        let state: ImageSymbols
+        do {
+            if let architecture, let index = cache.cachedIndex(uuid: uuid, architecture: architecture) {
+                state = .indexed(index)
+            } else if let file = try isAppImage ? locator.symbolFile(for: uuid, architecture: architecture)
+                        : locator.symbolFile(forSystemImage: uuid, architecture: architecture) {
+                state = .indexed(try cache.index(for: file, progress: progress))
+            } else {
+                state = .missing(isAppImage ? "no dSYM with this UUID was given or archived" : "no symbol file with this UUID was given")
+            }
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            state = .missing("\(error)")
+        }
+        memo.remember(uuid, state)
+        return state
     }
 
     private func imageIndex(of frame: CrashReport.Frame, in report: CrashReport) -> Int? {
@@ -81,45 +116,28 @@ public struct Symbolicator: Sendable {
         return report.images.firstIndex { $0.contains(frame.address) }
     }
 
-    private func resolve(_ frame: CrashReport.Frame, isReturnAddress: Bool, report: CrashReport,
-                         indexes: inout [Int: SymbolIndex], missing: inout [Int: String],
-                         names: inout [String: String]) async throws -> SymbolicatedReport.Frame {
+    private func resolve(_ frame: CrashReport.Frame, isReturnAddress: Bool, report: CrashReport, images: inout [ImageSymbols]) -> SymbolicatedReport.Frame {
         guard let imageIndex = imageIndex(of: frame, in: report) else {
             return .init(frame: frame, image: nil, imageOffset: nil, locations: reportLocations(frame), status: frame.symbol == nil ? .noImage : .fromReport)
         }
         let image = report.images[imageIndex]
         let offset: UInt64? = frame.address >= image.loadAddress ? frame.address - image.loadAddress : nil
         var result = SymbolicatedReport.Frame(frame: frame, image: image, imageOffset: offset, locations: [], status: .noSymbols)
-        guard let index = indexes[imageIndex], let offset else {
+        guard case let .indexed(index) = images[imageIndex], let offset else {
             result.locations = reportLocations(frame)
             if !result.locations.isEmpty { result.status = .fromReport }
             return result
         }
         let lookupOffset = Self.lookupOffset(offset, isReturnAddress: isReturnAddress, architecture: index.architecture)
-        var found: [SymbolicatedLocation]
         do {
-            found = try index.lookup(imageOffset: lookupOffset)
+            result.locations = try memo.locations(in: index, at: lookupOffset)
         } catch {
-            // A damaged index: drop it and rebuild once from the dSYM.
-            await cache.discard(uuid: index.uuid, architecture: index.architecture)
-            guard let uuid = image.uuid, let file = try? locator.symbolFile(for: uuid, architecture: index.architecture),
-                  let rebuilt = try? await cache.index(for: file) else {
-                indexes[imageIndex] = nil
-                missing[imageIndex] = "\(error)"
+            // A damaged index: drop it and rebuild once from the symbol file.
+            guard let replacement = try? rebuilt(index, images: &images) else {
+                images[imageIndex] = .missing("\(error)")
                 return result
             }
-            indexes[imageIndex] = rebuilt
-            found = (try? rebuilt.lookup(imageOffset: lookupOffset)) ?? []
-        }
-        func display(_ raw: String) -> String {
-            if let known = names[raw] { return known }
-            let shown = SymbolDemangler.demangle(raw)
-            names[raw] = shown
-            return shown
-        }
-        result.locations = found.map { location in
-            .init(function: location.function.map(display), rawFunction: location.function, file: location.file,
-                  line: location.line, column: location.column, inlined: location.isInlined, symbolOffset: location.symbolOffset)
+            result.locations = (try? memo.locations(in: replacement, at: lookupOffset)) ?? []
         }
         result.status = result.locations.isEmpty ? .notFound : .symbolicated
         if result.locations.isEmpty, !reportLocations(frame).isEmpty {
@@ -127,6 +145,18 @@ public struct Symbolicator: Sendable {
             result.status = .fromReport
         }
         return result
+    }
+
+    /// Rebuilds a damaged index from its symbol file and puts it in place of the damaged one;
+    /// nil when the symbol file cannot be found.
+    private func rebuilt(_ damaged: SymbolIndex, images: inout [ImageSymbols]) throws -> SymbolIndex? {
+        cache.discard(uuid: damaged.uuid, architecture: damaged.architecture)
+        memo.forget(damaged.uuid)
+        guard let file = try locator.symbolFile(for: damaged.uuid, architecture: damaged.architecture) else { return nil }
+        let index = try cache.index(for: file)
+        memo.remember(damaged.uuid, .indexed(index))
+        for position in images.indices where images[position] == .indexed(damaged) { images[position] = .indexed(index) }
+        return index
     }
 
     /// The offset to look up for a frame. Return addresses point after the call, possibly into the
@@ -142,7 +172,7 @@ public struct Symbolicator: Sendable {
     /// What the report itself says about a frame (partially symbolicated reports).
     private func reportLocations(_ frame: CrashReport.Frame) -> [SymbolicatedReport.Location] {
         guard let symbol = frame.symbol else { return [] }
-        return [.init(function: SymbolDemangler.demangle(symbol), rawFunction: symbol, file: frame.sourceFile, line: frame.sourceLine ?? 0,
+        return [.init(function: memo.demangled(symbol), rawFunction: symbol, file: frame.sourceFile, line: frame.sourceLine ?? 0,
                       column: 0, inlined: false, symbolOffset: frame.symbolOffset)]
     }
 }

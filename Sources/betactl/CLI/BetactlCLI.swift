@@ -3,8 +3,46 @@ enum BetactlCLI {
     /// The program version printed by `--version`.
     static let version = "0.1.0"
 
+    /// What is left to do after the command line has been read.
+    enum Prepared {
+        /// Nothing: help, the version or an error was printed, and this is the exit status.
+        case finished(Int32)
+        /// Run this command.
+        case command(any BetactlCommand.Type, Invocation)
+    }
+
     /// Runs betactl with `arguments` (without the program name) and returns the exit status.
     static func run(_ arguments: [String], environment: [String: String], console: Console) async -> Int32 {
+        let prepared = prepare(arguments, environment: environment, console: console)
+        if let status = finishSynchronously(prepared) { return status }
+        guard case let .command(command, invocation) = prepared else { return ExitStatus.failure.rawValue }
+        do {
+            try await command.run(invocation)
+            return ExitStatus.success.rawValue
+        } catch {
+            return fail(error, console: console, style: invocation.errorStyle)
+        }
+    }
+
+    /// Finishes without concurrency when it can: the status, or nil when the command is
+    /// asynchronous and must be run with `run`.
+    static func finishSynchronously(_ prepared: Prepared) -> Int32? {
+        switch prepared {
+        case let .finished(status):
+            return status
+        case let .command(command, invocation):
+            guard let synchronous = command as? any SynchronousCommand.Type else { return nil }
+            do {
+                try synchronous.runSynchronously(invocation)
+                return ExitStatus.success.rawValue
+            } catch {
+                return fail(error, console: invocation.console, style: invocation.errorStyle)
+            }
+        }
+    }
+
+    /// Reads the command line: prints help, the version or a usage error, or returns the command to run.
+    static func prepare(_ arguments: [String], environment: [String: String], console: Console) -> Prepared {
         let noColor = arguments.contains("--no-color")
         let errorStyle = Style.decide(isTerminal: console.errorIsTerminal, environment: environment, noColorFlag: noColor)
         let outputStyle = Style.decide(isTerminal: console.outputIsTerminal, environment: environment, noColorFlag: noColor)
@@ -13,7 +51,7 @@ enum BetactlCLI {
             guard let command else {
                 if arguments.contains("--version") {
                     console.writeOut("betactl \(version)\n")
-                    return ExitStatus.success.rawValue
+                    return .finished(ExitStatus.success.rawValue)
                 }
                 let wantsHelp = arguments.contains("--help") || arguments.contains("-h") || arguments.first == "help"
                 if let topic = wantsHelp ? arguments.drop(while: { $0 != "help" }).dropFirst().first : nil {
@@ -21,29 +59,33 @@ enum BetactlCLI {
                         throw UsageError(message: "unknown command \"\(topic)\"\(Suggestion.text(for: topic, among: CommandRegistry.names))", command: nil)
                     }
                     console.writeOut(Help.text(for: match.spec, style: outputStyle))
-                    return ExitStatus.success.rawValue
+                    return .finished(ExitStatus.success.rawValue)
                 }
                 let text = Help.overview(style: wantsHelp ? outputStyle : errorStyle)
                 if wantsHelp {
                     console.writeOut(text)
-                    return ExitStatus.success.rawValue
+                    return .finished(ExitStatus.success.rawValue)
                 }
                 console.writeError(text)
-                return ExitStatus.usage.rawValue
+                return .finished(ExitStatus.usage.rawValue)
             }
             let parsed = try ArgumentParser.parse(words, spec: command.spec)
             if parsed.flag("--help") {
                 console.writeOut(Help.text(for: command.spec, style: outputStyle))
-                return ExitStatus.success.rawValue
+                return .finished(ExitStatus.success.rawValue)
             }
             let invocation = Invocation(spec: command.spec, arguments: parsed, environment: environment, console: console,
                                         style: outputStyle, errorStyle: errorStyle, now: try Invocation.clock(environment: environment))
-            try await command.run(invocation)
-            return ExitStatus.success.rawValue
+            return .command(command, invocation)
         } catch {
-            console.writeError(errorStyle.red("error:") + " " + String(describing: error) + "\n")
-            return ExitStatus.of(error).rawValue
+            return .finished(fail(error, console: console, style: errorStyle))
         }
+    }
+
+    /// Prints `error` and returns its exit status.
+    static func fail(_ error: any Error, console: Console, style: Style) -> Int32 {
+        console.writeError(style.red("error:") + " " + String(describing: error) + "\n")
+        return ExitStatus.of(error).rawValue
     }
 
     /// Splits off the command word; global options may come before it.

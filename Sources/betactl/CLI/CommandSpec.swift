@@ -73,6 +73,18 @@ protocol BetactlCommand {
     static func run(_ invocation: Invocation) async throws
 }
 
+/// A command that needs no concurrency. It runs on the main thread before the concurrency
+/// runtime starts its worker threads, which costs more than symbolicating a crash report.
+protocol SynchronousCommand: BetactlCommand {
+    /// Runs the command. Throwing maps to an exit status (see `ExitStatus`).
+    static func runSynchronously(_ invocation: Invocation) throws
+}
+
+extension SynchronousCommand {
+    /// Runs the command synchronously on the calling task.
+    static func run(_ invocation: Invocation) async throws { try runSynchronously(invocation) }
+}
+
 /// Options every command accepts.
 enum GlobalOptions {
     static let specs: [OptionSpec] = [

@@ -7,7 +7,7 @@ import AppleFormats
 import BetaKit
 
 /// `betactl symbolicate`: turns a tester's crash report into functions, files and lines.
-enum SymbolicateCommand: BetactlCommand {
+enum SymbolicateCommand: SynchronousCommand {
     static let spec = CommandSpec(
         name: "symbolicate", summary: "Symbolicate a crash report (.crash or .ips) with archived or given dSYMs.",
         arguments: [ArgumentSpec(name: "REPORT", help: "A crash report: .crash text, .ips JSON, or an iOS 14 .ips. Several may be given.",
@@ -29,7 +29,8 @@ enum SymbolicateCommand: BetactlCommand {
     // Crash reports are a few hundred kilobytes; the largest real ones stay far below this.
     static let maxReportSize = 64 << 20
 
-    static func run(_ invocation: Invocation) async throws {
+    static func runSynchronously(_ invocation: Invocation) throws {
+        trace("run")
         let args = invocation.arguments
         let paths = args.arguments("REPORT")
         guard !paths.isEmpty else { throw invocation.usageError("give the crash report to symbolicate (betactl symbolicate REPORT)") }
@@ -42,26 +43,34 @@ enum SymbolicateCommand: BetactlCommand {
                 throw CommandFailure(description: "\(path): \(error)", category: .invalidInput)
             }
         }
-        let home = try invocation.openHome()
+        trace("reports")
+        // The database is opened only if an image is neither indexed already nor given with --dsym.
+        let homePath = invocation.homePath
+        try Home.checkInitialised(at: homePath)
+        trace("home")
         let dsyms: DSYMPathLocator
         do { dsyms = try DSYMPathLocator(paths: args.values("--dsym")) } catch {
             throw CommandFailure(description: "\(error)", category: .invalidInput)
         }
-        let cache = try SymbolIndexCache(directory: home.cachePath + "/symbols")
+        trace("dsyms")
+        let cache = try SymbolIndexCache(directory: Home.cachePath(home: homePath) + "/symbols")
         // dSYMs named on the command line win; the archive has every published build's symbols.
-        let locator = ChainedSymbolFileLocator([dsyms, ArchiveSymbolFileLocator(archive: Archive(home: home))])
+        let locator = ChainedSymbolFileLocator([dsyms, ArchiveSymbolFileLocator(homePath: homePath)])
         let symbolicator = Symbolicator(locator: locator, cache: cache)
+        trace("cache")
         let progress = progressReporter(invocation)
         let several = paths.count > 1
         var json: [String] = []
         for (path, report) in zip(paths, reports) {
-            let result = try await symbolicator.symbolicate(report, progress: progress)
+            let result = try symbolicator.symbolicate(report, progress: progress)
+            trace("symbolicated")
             if args.flag("--json") {
                 json.append(try result.renderJSON())
             } else {
                 let text = result.renderText()
                 invocation.console.writeOut((several ? "==> \(path) <==\n" : "") + text + (text.hasSuffix("\n") ? "" : "\n"))
             }
+            trace("rendered")
             let prefix = several ? "\(path): " : ""
             for image in result.imagesWithoutSymbols {
                 let uuid = image.uuid?.uuidString ?? "no UUID"
