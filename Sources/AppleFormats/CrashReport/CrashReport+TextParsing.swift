@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension CrashReport {
     /// Parses the text layout of `.crash` files (report versions 104 to 106, and the text body of
     /// iOS 14 `.ips` files). Unknown lines are ignored, so partial or edited reports still parse.
@@ -53,14 +59,11 @@ struct TextParser {
     static func lines(of bytes: UnsafeBufferPointer<UInt8>) -> [TextSlice] {
         var result: [TextSlice] = []
         result.reserveCapacity(bytes.count / 48)
+        let whole = TextSlice(bytes, 0, bytes.count)
         var start = 0
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == 0x0a {
-                result.append(TextSlice(bytes, start, index > start && bytes[index - 1] == 0x0d ? index - 1 : index))
-                start = index + 1
-            }
-            index += 1
+        while let newline = whole.suffix(from: start).firstIndex(of: 0x0a) {
+            result.append(TextSlice(bytes, start, newline > start && bytes[newline - 1] == 0x0d ? newline - 1 : newline))
+            start = newline + 1
         }
         result.append(TextSlice(bytes, start, bytes.count > start && bytes[bytes.count - 1] == 0x0d ? bytes.count - 1 : bytes.count))
         return result
@@ -68,8 +71,12 @@ struct TextParser {
 
     /// A string with the bytes of `text`, shared with earlier equal ones.
     mutating func interned(_ text: TextSlice) -> String {
-        for name in names where name.utf8.count == text.count && name.utf8.elementsEqual(UnsafeBufferPointer(rebasing: text.base[text.start ..< text.end])) {
-            return name
+        for var name in names where name.utf8.count == text.count {
+            let same = name.withUTF8 { utf8 in
+                guard let stored = utf8.baseAddress, let origin = text.base.baseAddress else { return utf8.isEmpty }
+                return memcmp(stored, origin + text.start, text.count) == 0
+            }
+            if same { return name }
         }
         let name = text.string
         if names.count < 64 { names.append(name) }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A run of a crash report's UTF-8 bytes, for the text layout's parser.
 ///
 /// The layout is ASCII where it matters (numbers, addresses, separators), so the parser works
@@ -76,12 +82,9 @@ struct TextSlice {
 
     /// The first position of `byte`.
     func firstIndex(of byte: UInt8) -> Int? {
-        var index = start
-        while index < end {
-            if base[index] == byte { return index }
-            index += 1
-        }
-        return nil
+        guard start < end, let origin = base.baseAddress,
+              let found = memchr(origin + start, Int32(byte), end - start) else { return nil }
+        return origin.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// The last position of `byte`.
@@ -113,10 +116,10 @@ struct TextSlice {
         let count = needle.utf8CodeUnitCount
         guard count > 0, count <= self.count else { return nil }
         let first = needle.utf8Start[0]
-        var index = start
-        while index <= end - count {
-            if base[index] == first, matches(needle, at: index) { return index ..< index + count }
-            index += 1
+        var cursor = self
+        while let index = cursor.firstIndex(of: first), index <= end - count {
+            if matches(needle, at: index) { return index ..< index + count }
+            cursor = suffix(from: index + 1)
         }
         return nil
     }

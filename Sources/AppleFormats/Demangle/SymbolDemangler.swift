@@ -53,16 +53,20 @@ public enum SymbolDemangler {
 
     /// Whether `name` is a mangled Swift symbol (current `$s`/`$e` manglings and the Swift 3-4 `_T` forms).
     public static func isSwiftSymbol(_ name: String) -> Bool {
-        for prefix in ["$s", "$S", "$e", "_$s", "_$S", "_$e", "@__swiftmacro_", "_T0", "_Tt", "_TF", "_TW", "_TM", "_TT", "_TZ", "_TP", "__T"]
-            where name.hasPrefix(prefix) {
-            return true
-        }
-        return false
+        // Byte comparisons: symbol names are bytes, and String.hasPrefix is far slower.
+        let utf8 = name.utf8
+        guard let first = utf8.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "_") || first == UInt8(ascii: "@") else { return false }
+        return swiftPrefixes.contains { utf8.starts(with: $0) }
     }
+
+    private static let swiftPrefixes = ["$s", "$S", "$e", "_$s", "_$S", "_$e", "@__swiftmacro_", "_T0", "_Tt", "_TF", "_TW", "_TM", "_TT", "_TZ",
+                                        "_TP", "__T"].map { Array($0.utf8) }
 
     /// Whether `name` is an Itanium C++ mangled name (`_Z…`, or `__Z…`/`___Z…` as Mach-O symbol tables and blocks have).
     public static func isCXXSymbol(_ name: String) -> Bool {
-        name.hasPrefix("_Z") || name.hasPrefix("__Z") || name.hasPrefix("___Z")
+        let utf8 = name.utf8
+        guard utf8.first == UInt8(ascii: "_") else { return false }
+        return utf8.starts(with: "_Z".utf8) || utf8.starts(with: "__Z".utf8) || utf8.starts(with: "___Z".utf8)
     }
 
     /// The display form of `name`: demangled when it is a Swift or C++ symbol the runtime can

@@ -35,10 +35,11 @@ extension SymbolIndex {
             return String(decoding: UnsafeRawBufferPointer(start: start, count: UnsafeRawPointer(end) - start), as: UTF8.self)
         }
 
-        func filePath(_ id: UInt32) throws(SymbolicationError) -> String? {
-            guard id != SymbolIndexFormat.none else { return nil }
+        /// The string offset of source file `id`.
+        func filePathOffset(_ id: UInt32) throws(SymbolicationError) -> UInt32 {
+            guard id != SymbolIndexFormat.none else { return SymbolIndexFormat.none }
             guard Int(id) < count(.files) else { throw corrupt("file \(id) is out of range") }
-            return try string(at: field(.files, Int(id), 0, as: UInt32.self))
+            return field(.files, Int(id), 0, as: UInt32.self)
         }
 
         /// The last record among the first `count` whose first field (a `UInt64` address) is <= `address`.
@@ -51,7 +52,7 @@ extension SymbolIndex {
             return low > lower ? low - 1 : nil
         }
 
-        mutating func lookup(_ address: UInt64) throws(SymbolicationError) -> [SymbolicatedLocation] {
+        mutating func lookup(_ address: UInt64) throws(SymbolicationError) -> [RawLocation] {
             let row = try lineRow(address)
             var chain: [Int] = []
             if var node = try innermostNode(address) {
@@ -61,34 +62,36 @@ extension SymbolIndex {
                     node = Int(field(.nodes, node, 4, as: Int32.self))
                 }
             }
-            var frames: [SymbolicatedLocation] = []
+            let none = SymbolIndexFormat.none
+            var frames: [RawLocation] = []
+            frames.reserveCapacity(Swift.max(1, chain.count))
             if chain.isEmpty {
-                frames.append(SymbolicatedLocation(function: nil, file: try row.flatMap { r throws(SymbolicationError) in try filePath(r.file) },
-                                                   line: row.map { Int($0.line) } ?? 0, column: row.map { Int($0.column) } ?? 0, isInlined: false))
+                frames.append(RawLocation(function: none, file: try row.map { r throws(SymbolicationError) in try filePathOffset(r.file) } ?? none,
+                                          line: row.map { Int($0.line) } ?? 0, column: row.map { Int($0.column) } ?? 0, isInlined: false))
             } else {
                 for (position, node) in chain.enumerated() {
-                    let name = try string(at: field(.nodes, node, 0, as: UInt32.self))
-                    var location = SymbolicatedLocation(function: name, file: nil, line: 0, column: 0, isInlined: position < chain.count - 1)
+                    var location = RawLocation(function: field(.nodes, node, 0, as: UInt32.self), file: none, line: 0, column: 0,
+                                               isInlined: position < chain.count - 1)
                     if position == 0 {
                         if let row {
-                            location.file = try filePath(row.file)
+                            location.file = try filePathOffset(row.file)
                             location.line = Int(row.line)
                             location.column = Int(row.column)
                         }
                     } else {
                         let inner = chain[position - 1]
-                        location.file = try filePath(field(.nodes, inner, 20, as: UInt32.self))
+                        location.file = try filePathOffset(field(.nodes, inner, 20, as: UInt32.self))
                         location.line = Int(field(.nodes, inner, 24, as: UInt32.self))
                         location.column = Int(field(.nodes, inner, 28, as: UInt32.self))
                     }
                     frames.append(location)
                 }
             }
-            if let (symbol, start) = try symbolName(address) {
+            if let (symbol, start) = symbolName(address) {
                 frames[frames.count - 1].function = symbol
                 frames[frames.count - 1].symbolOffset = address &- start
             }
-            if frames.count == 1, frames[0].function == nil, frames[0].file == nil { return [] }
+            if frames.count == 1, frames[0].function == none, frames[0].file == none { return [] }
             return frames
         }
 
@@ -183,13 +186,14 @@ extension SymbolIndex {
             return false
         }
 
-        /// The symbol-table name covering `address` and where that symbol starts, if any.
-        func symbolName(_ address: UInt64) throws(SymbolicationError) -> (String, UInt64)? {
+        /// The symbol-table name (a string offset) covering `address` and where that symbol starts, if any.
+        func symbolName(_ address: UInt64) -> (UInt32, UInt64)? {
             guard let symbol = lastAtOrBelow(.symbols, address, to: count(.symbols)) else { return nil }
             let end = field(.symbols, symbol, 8, as: UInt64.self)
             let start = field(.symbols, symbol, 0, as: UInt64.self)
-            guard address < end || end == start, let name = try string(at: UInt32(truncatingIfNeeded: field(.symbols, symbol, 16, as: UInt64.self))) else { return nil }
-            return (name, start)
+            let name = field(.symbols, symbol, 16, as: UInt64.self)
+            guard address < end || end == start, name < UInt64(SymbolIndexFormat.none) else { return nil }
+            return (UInt32(name), start)
         }
     }
 }

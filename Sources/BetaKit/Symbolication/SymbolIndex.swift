@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import AppleFormats
+import Synchronization
 
 /// One source location an address maps to. A lookup returns several when code was inlined:
 /// the innermost inlined function first, the real (outermost) function last.
@@ -34,6 +35,17 @@ public struct SymbolicatedLocation: Sendable, Equatable, Codable {
     }
 }
 
+/// A location as the index stores it: names as offsets into its string table
+/// (`SymbolIndexFormat.none` when unknown), so repeated names are read once.
+struct RawLocation: Equatable {
+    var function: UInt32
+    var file: UInt32
+    var line: Int
+    var column: Int
+    var isInlined: Bool
+    var symbolOffset: UInt64?
+}
+
 /// A memory-mapped symbol index for one image (one UUID).
 ///
 /// Opening validates the header and section bounds only, so it costs a few system calls
@@ -53,6 +65,8 @@ public final class SymbolIndex: Sendable {
 
     let file: MappedFile
     let tables: [Table]
+    // Names and paths already read from the string table, by offset.
+    private let strings = Mutex<[UInt32: String]>([:])
 
     struct Table: Sendable {
         var offset: Int
@@ -116,9 +130,31 @@ public final class SymbolIndex: Sendable {
     /// and the outermost frame's name comes from the symbol table when it covers the address.
     /// Empty when nothing is known about the address.
     public func lookup(address: UInt64) throws(SymbolicationError) -> [SymbolicatedLocation] {
-        try withExtendedLifetime(file) { () throws(SymbolicationError) -> [SymbolicatedLocation] in
+        var result: [SymbolicatedLocation] = []
+        for raw in try rawLookup(address: address) {
+            result.append(SymbolicatedLocation(function: try string(at: raw.function), file: try string(at: raw.file), line: raw.line,
+                                               column: raw.column, isInlined: raw.isInlined, symbolOffset: raw.symbolOffset))
+        }
+        return result
+    }
+
+    /// `lookup(address:)` with names left as string-table offsets.
+    func rawLookup(address: UInt64) throws(SymbolicationError) -> [RawLocation] {
+        try withExtendedLifetime(file) { () throws(SymbolicationError) -> [RawLocation] in
             var reader = Reader(index: self, bytes: file.bytes)
             return try reader.lookup(address)
         }
+    }
+
+    /// The string at `offset` in the string table (nil for `SymbolIndexFormat.none`); each is read
+    /// from the mapping once.
+    func string(at offset: UInt32) throws(SymbolicationError) -> String? {
+        guard offset != SymbolIndexFormat.none else { return nil }
+        if let known = strings.withLock({ $0[offset] }) { return known }
+        let text = try withExtendedLifetime(file) { () throws(SymbolicationError) -> String? in
+            try Reader(index: self, bytes: file.bytes).string(at: offset)
+        }
+        if let text { strings.withLock { $0[offset] = text } }
+        return text
     }
 }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import AppleFormats
 
 extension SymbolicatedReport {
@@ -13,13 +18,21 @@ extension SymbolicatedReport {
 
     /// `renderText()` as UTF-8 bytes, ready to write.
     public func renderTextBytes() -> [UInt8] {
-        var out = TextOutput()
+        var bytes: [UInt8] = []
+        renderText(appendingTo: &bytes)
+        return bytes
+    }
+
+    /// Appends `renderText()` to `bytes`; a caller rendering many reports can reuse one buffer.
+    public func renderText(appendingTo bytes: inout [UInt8]) {
+        var out = TextOutput(bytes: bytes)
+        bytes = []
         if let text = report.text, report.format != .ips {
             renderEditing(text, into: &out)
         } else {
             renderFromModel(into: &out)
         }
-        return out.bytes
+        bytes = out.bytes
     }
 
     /// How many hex digits addresses are printed with: 16 for 64-bit processes, 8 for 32-bit ones.
@@ -28,19 +41,48 @@ extension SymbolicatedReport {
         return report.images.contains { $0.loadAddress > UInt64(UInt32.max) } ? 16 : 8
     }
 
+    /// Where a frame's replacement lines go in the original text.
+    private struct Replacement {
+        var line: Int
+        /// The thread (-1 for the exception backtrace) and frame (-1 for all of the backtrace).
+        var thread: Int
+        var frame: Int
+    }
+
+    /// Layout shared by the frame lines of one report: the address width, and the last image
+    /// name with its padding (frames of one image follow each other).
+    struct FrameColumns {
+        var digits: Int
+        var imageName = ""
+        var padding = 0
+
+        init(digits: Int) { self.digits = digits }
+
+        /// The padding after `name`: columns count characters, which for the usual ASCII names is
+        /// the byte count, found without grapheme breaking.
+        mutating func padding(after name: String) -> Int {
+            if name != imageName {
+                let width = name.utf8.allSatisfy { $0 < 0x80 } ? name.utf8.count : name.count
+                imageName = name
+                padding = Swift.min(64, Swift.max(1, 36 - width))
+            }
+            return padding
+        }
+    }
+
     /// The lines of one frame: one per location (inlined functions first), or the image and
     /// offset when nothing is known. Each line ends with "\n".
-    func appendFrameLines(_ frame: Frame, digits: Int, to out: inout TextOutput) {
+    func appendFrameLines(_ frame: Frame, columns: inout FrameColumns, to out: inout TextOutput) {
         let imageName = frame.image?.name ?? frame.frame.imageName ?? "???"
         let head = out.bytes.count
         out.append(frame.frame.number)
         out.pad(to: head + 4, minimum: 1)
         out.append(imageName)
-        out.appendSpaces(Swift.min(64, Swift.max(1, 36 - imageName.count)))
+        out.appendSpaces(columns.padding(after: imageName))
         out.append("\t0x")
-        out.appendHex(frame.frame.address, digits: digits)
+        out.appendHex(frame.frame.address, digits: columns.digits)
         out.append(" ")
-        let prefix = Array(out.bytes[head...])
+        let headEnd = out.bytes.count
         guard !frame.locations.isEmpty else {
             if let image = frame.image, let offset = frame.imageOffset {
                 out.append("0x")
@@ -54,7 +96,10 @@ extension SymbolicatedReport {
             return
         }
         for (position, location) in frame.locations.enumerated() {
-            if position > 0 { out.bytes += prefix }
+            if position > 0 {
+                // Inlined locations repeat the number, image and address.
+                for offset in head ..< headEnd { out.bytes.append(out.bytes[offset]) }
+            }
             out.append(location.function ?? "???")
             out.append(" (in ")
             out.append(imageName)
@@ -76,42 +121,75 @@ extension SymbolicatedReport {
 
     /// Copies the original text, replacing each frame's line with its symbolicated lines.
     private func renderEditing(_ text: String, into out: inout TextOutput) {
-        var replacements: [Int: Frame] = [:]
-        var backtraceLine: Int?
-        var backtraceEnd = -1
-        for thread in threads {
-            for frame in thread.frames { if let line = frame.frame.textLine { replacements[line] = frame } }
-        }
-        let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        if let backtrace = lastExceptionBacktrace, let first = backtrace.first?.frame.textLine, first < lines.count,
-           lines[first].drop(while: { $0 == 0x20 || $0 == 0x09 }).first == UInt8(ascii: "(") {
-            // The compact "(0x… 0x…)" form becomes numbered frames, as symbolicatecrash writes it.
-            backtraceLine = first
-            backtraceEnd = first
-            while backtraceEnd < lines.count - 1, !lines[backtraceEnd].contains(UInt8(ascii: ")")) { backtraceEnd += 1 }
-        } else {
-            for frame in lastExceptionBacktrace ?? [] { if let line = frame.frame.textLine { replacements[line] = frame } }
-        }
-        let digits = addressDigits
-        out.bytes.reserveCapacity(text.utf8.count + replacements.count * 48)
-        for (number, line) in lines.enumerated() {
-            if number == backtraceLine {
-                for frame in lastExceptionBacktrace ?? [] { appendFrameLines(frame, digits: digits, to: &out) }
-            } else if let backtraceLine, number > backtraceLine, number <= backtraceEnd {
-                continue
-            } else if let frame = replacements[number] {
-                appendFrameLines(frame, digits: digits, to: &out)
-            } else {
-                out.bytes += line
-                out.append("\n")
+        var text = text
+        text.withUTF8 { bytes in
+            // Line boundaries: line n runs from starts[n] to the "\n" before starts[n + 1].
+            var starts = [0]
+            starts.reserveCapacity(bytes.count / 40)
+            if let origin = bytes.baseAddress {
+                var position = 0
+                while position < bytes.count, let found = memchr(origin + position, 0x0a, bytes.count - position) {
+                    position = origin.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+                    starts.append(position)
+                }
             }
+            let lineCount = starts.count
+            func line(_ number: Int) -> UnsafeBufferPointer<UInt8> {
+                let end = number + 1 < lineCount ? starts[number + 1] - 1 : bytes.count
+                return UnsafeBufferPointer(rebasing: bytes[starts[number] ..< end])
+            }
+            // Replacements sorted by line (frames are listed in text order, so this is nearly sorted
+            // already), naming frames by position so that none is copied.
+            var replacements: [Replacement] = []
+            replacements.reserveCapacity(threads.reduce(0) { $0 + $1.frames.count })
+            for (thread, frames) in threads.enumerated() {
+                for position in frames.frames.indices {
+                    if let number = frames.frames[position].frame.textLine { replacements.append(Replacement(line: number, thread: thread, frame: position)) }
+                }
+            }
+            var removed = 0 ..< 0
+            if let backtrace = lastExceptionBacktrace, let first = backtrace.first?.frame.textLine, first < lineCount,
+               line(first).drop(while: { $0 == 0x20 || $0 == 0x09 }).first == UInt8(ascii: "(") {
+                // The compact "(0x… 0x…)" form becomes numbered frames, as symbolicatecrash writes it.
+                var end = first
+                while end < lineCount - 1, !line(end).contains(UInt8(ascii: ")")) { end += 1 }
+                removed = first + 1 ..< end + 1
+                replacements.append(Replacement(line: first, thread: -1, frame: -1))
+            } else if let backtrace = lastExceptionBacktrace {
+                for position in backtrace.indices {
+                    if let number = backtrace[position].frame.textLine { replacements.append(Replacement(line: number, thread: -1, frame: position)) }
+                }
+            }
+            if !replacements.isSorted(by: { $0.line < $1.line }) { replacements.sort { $0.line < $1.line } }
+            var columns = FrameColumns(digits: addressDigits)
+            out.bytes.reserveCapacity(bytes.count + replacements.count * 96)
+            var next = 0
+            for number in 0 ..< lineCount where !removed.contains(number) {
+                while next < replacements.count, replacements[next].line < number { next += 1 }
+                guard next < replacements.count, replacements[next].line == number else {
+                    out.bytes.append(contentsOf: line(number))
+                    out.bytes.append(UInt8(ascii: "\n"))
+                    continue
+                }
+                let replacement = replacements[next]
+                next += 1
+                if replacement.thread >= 0 {
+                    appendFrameLines(threads[replacement.thread].frames[replacement.frame], columns: &columns, to: &out)
+                } else if let backtrace = lastExceptionBacktrace {
+                    if replacement.frame >= 0 {
+                        appendFrameLines(backtrace[replacement.frame], columns: &columns, to: &out)
+                    } else {
+                        for position in backtrace.indices { appendFrameLines(backtrace[position], columns: &columns, to: &out) }
+                    }
+                }
+            }
+            // Lines are joined by line breaks: the last one gets none (a text ending in "\n" has an empty last line).
+            if out.bytes.last == UInt8(ascii: "\n") { out.bytes.removeLast() }
         }
-        // Lines are joined by line breaks: the last one gets none (a text ending in "\n" has an empty last line).
-        if out.bytes.last == UInt8(ascii: "\n") { out.bytes.removeLast() }
     }
 
     private func renderFromModel(into out: inout TextOutput) {
-        let digits = addressDigits
+        var columns = FrameColumns(digits: addressDigits)
         func field(_ key: String, _ value: String?) {
             guard let value else { return }
             out.append(key)
@@ -157,7 +235,7 @@ extension SymbolicatedReport {
         }
         if let backtrace = lastExceptionBacktrace {
             line("Last Exception Backtrace:")
-            for frame in backtrace { appendFrameLines(frame, digits: digits, to: &out) }
+            for frame in backtrace { appendFrameLines(frame, columns: &columns, to: &out) }
             line()
         }
         for thread in threads {
@@ -165,7 +243,7 @@ extension SymbolicatedReport {
                 line("Thread \(thread.number) name:   \(name)")
             }
             line("Thread \(thread.number)\(thread.crashed ? " Crashed" : ""):")
-            for frame in thread.frames { appendFrameLines(frame, digits: digits, to: &out) }
+            for frame in thread.frames { appendFrameLines(frame, columns: &columns, to: &out) }
             line()
         }
         line()
@@ -185,6 +263,18 @@ extension SymbolicatedReport {
     }
 }
 
+extension Sequence {
+    /// Whether the elements are in the order `areInIncreasingOrder` defines.
+    func isSorted(by areInIncreasingOrder: (Element, Element) -> Bool) -> Bool {
+        var previous: Element?
+        for element in self {
+            if let previous, areInIncreasingOrder(element, previous) { return false }
+            previous = element
+        }
+        return true
+    }
+}
+
 /// A growing UTF-8 buffer with the few formatting steps report rendering needs, so that frame
 /// lines are written straight into the output instead of being built as strings and joined.
 struct TextOutput {
@@ -201,13 +291,18 @@ struct TextOutput {
     }
 
     mutating func append(_ number: UInt64) {
-        var digits: [UInt8] = []
+        var width = 1, scale: UInt64 = 1
+        while width < 20, number / scale >= 10 {
+            scale *= 10
+            width += 1
+        }
         var value = number
-        repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(value % 10))
-            value /= 10
-        } while value > 0
-        bytes.append(contentsOf: digits.reversed())
+        while width > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / scale))
+            value %= scale
+            scale /= 10
+            width -= 1
+        }
     }
 
     /// Lowercase hexadecimal, zero-padded to `digits` (0 for no padding).

@@ -106,12 +106,17 @@ extension CrashReport {
 
 extension String {
     /// Whether `needle` occurs in the string, compared byte by byte (no Unicode or locale work).
-    func containsBytes(_ needle: String) -> Bool {
-        let haystack = Array(utf8), pattern = Array(needle.utf8)
-        guard !pattern.isEmpty, haystack.count >= pattern.count else { return pattern.isEmpty }
-        for start in 0 ... haystack.count - pattern.count where haystack[start] == pattern[0] {
-            if haystack[start ..< start + pattern.count].elementsEqual(pattern) { return true }
+    func containsBytes(_ needle: StaticString) -> Bool {
+        let count = needle.utf8CodeUnitCount
+        guard count > 0 else { return true }
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: count)
+        var text = self
+        return text.withUTF8 { haystack in
+            guard haystack.count >= count else { return false }
+            for start in 0 ... haystack.count - count where haystack[start] == pattern[0] {
+                if UnsafeBufferPointer(rebasing: haystack[start ..< start + count]).elementsEqual(pattern) { return true }
+            }
+            return false
         }
-        return false
     }
 }

@@ -43,22 +43,15 @@ public struct Symbolicator: Sendable {
             images[index] = try symbols(for: image, isAppImage: report.isAppImage(image), progress: progress)
         }
 
-        var result = SymbolicatedReport(report: report, threads: [], lastExceptionBacktrace: nil, imagesWithoutSymbols: [],
-                                        signature: CrashSignature(exceptionType: "", frames: []))
-        result.threads.reserveCapacity(report.threads.count)
-        for thread in report.threads {
-            var frames: [SymbolicatedReport.Frame] = []
-            frames.reserveCapacity(thread.frames.count)
-            for frame in thread.frames {
-                // Frame 0 is where the thread stopped; the others are return addresses.
-                frames.append(resolve(frame, isReturnAddress: frame.number > 0, report: report, images: &images))
-            }
-            result.threads.append(.init(number: thread.number, name: thread.name, queue: thread.queue, crashed: thread.crashed, frames: frames))
+        // A damaged index shows up as a failed lookup: it is rebuilt once and the report resolved again.
+        var result = memo.withTables { resolveFrames(of: report, images: &images, tables: &$0, mayRebuild: true) }
+        var damaged = false
+        for position in images.indices {
+            guard case let .damaged(index, error) = images[position] else { continue }
+            damaged = true
+            images[position] = (try? rebuilt(index)).map { .indexed($0) } ?? .missing("\(error)")
         }
-        if let backtrace = report.lastExceptionBacktrace {
-            // Every exception backtrace entry is a return address recorded by the throw.
-            result.lastExceptionBacktrace = backtrace.map { resolve($0, isReturnAddress: true, report: report, images: &images) }
-        }
+        if damaged { result = memo.withTables { resolveFrames(of: report, images: &images, tables: &$0, mayRebuild: false) } }
         var missing: [SymbolicatedReport.MissingSymbols] = []
         for (index, state) in images.enumerated() {
             guard case let .missing(reason) = state else { continue }
@@ -70,17 +63,43 @@ public struct Symbolicator: Sendable {
         return result
     }
 
+    /// The report's threads and backtrace with every frame resolved as far as `images` allows.
+    private func resolveFrames(of report: CrashReport, images: inout [ImageSymbols], tables: inout SymbolicationMemo.Tables,
+                               mayRebuild: Bool) -> SymbolicatedReport {
+        var result = SymbolicatedReport(report: report, threads: [], lastExceptionBacktrace: nil, imagesWithoutSymbols: [],
+                                        signature: CrashSignature(exceptionType: "", frames: []))
+        result.threads.reserveCapacity(report.threads.count)
+        for thread in report.threads {
+            var frames: [SymbolicatedReport.Frame] = []
+            frames.reserveCapacity(thread.frames.count)
+            for frame in thread.frames {
+                // Frame 0 is where the thread stopped; the others are return addresses.
+                frames.append(resolve(frame, isReturnAddress: frame.number > 0, report: report, images: &images, tables: &tables, mayRebuild: mayRebuild))
+            }
+            result.threads.append(.init(number: thread.number, name: thread.name, queue: thread.queue, crashed: thread.crashed, frames: frames))
+        }
+        if let backtrace = report.lastExceptionBacktrace {
+            // Every exception backtrace entry is a return address recorded by the throw.
+            result.lastExceptionBacktrace = backtrace.map {
+                resolve($0, isReturnAddress: true, report: report, images: &images, tables: &tables, mayRebuild: mayRebuild)
+            }
+        }
+        return result
+    }
+
     /// What is known about one image of the report being symbolicated.
     enum ImageSymbols: Equatable, Sendable {
         case unused
         case pending
         case indexed(SymbolIndex)
+        /// A lookup in this index failed; it is to be rebuilt.
+        case damaged(SymbolIndex, SymbolicationError)
         case missing(String)
 
         static func == (lhs: ImageSymbols, rhs: ImageSymbols) -> Bool {
             switch (lhs, rhs) {
             case (.unused, .unused), (.pending, .pending): true
-            case let (.indexed(a), .indexed(b)): a === b
+            case let (.indexed(a), .indexed(b)), let (.damaged(a, _), .damaged(b, _)): a === b
             case let (.missing(a), .missing(b)): a == b
             default: false
             }
@@ -116,46 +135,42 @@ public struct Symbolicator: Sendable {
         return report.images.firstIndex { $0.contains(frame.address) }
     }
 
-    private func resolve(_ frame: CrashReport.Frame, isReturnAddress: Bool, report: CrashReport, images: inout [ImageSymbols]) -> SymbolicatedReport.Frame {
+    private func resolve(_ frame: CrashReport.Frame, isReturnAddress: Bool, report: CrashReport, images: inout [ImageSymbols],
+                         tables: inout SymbolicationMemo.Tables, mayRebuild: Bool) -> SymbolicatedReport.Frame {
         guard let imageIndex = imageIndex(of: frame, in: report) else {
-            return .init(frame: frame, image: nil, imageOffset: nil, locations: reportLocations(frame), status: frame.symbol == nil ? .noImage : .fromReport)
+            return .init(frame: frame, image: nil, imageOffset: nil, locations: reportLocations(frame, tables: &tables),
+                         status: frame.symbol == nil ? .noImage : .fromReport)
         }
         let image = report.images[imageIndex]
         let offset: UInt64? = frame.address >= image.loadAddress ? frame.address - image.loadAddress : nil
         var result = SymbolicatedReport.Frame(frame: frame, image: image, imageOffset: offset, locations: [], status: .noSymbols)
         guard case let .indexed(index) = images[imageIndex], let offset else {
-            result.locations = reportLocations(frame)
+            result.locations = reportLocations(frame, tables: &tables)
             if !result.locations.isEmpty { result.status = .fromReport }
             return result
         }
         let lookupOffset = Self.lookupOffset(offset, isReturnAddress: isReturnAddress, architecture: index.architecture)
         do {
-            result.locations = try memo.locations(in: index, at: lookupOffset)
+            result.locations = try tables.locations(in: index, at: lookupOffset)
         } catch {
-            // A damaged index: drop it and rebuild once from the symbol file.
-            guard let replacement = try? rebuilt(index, images: &images) else {
-                images[imageIndex] = .missing("\(error)")
-                return result
-            }
-            result.locations = (try? memo.locations(in: replacement, at: lookupOffset)) ?? []
+            images[imageIndex] = mayRebuild ? .damaged(index, error) : .missing("\(error)")
+            return result
         }
         result.status = result.locations.isEmpty ? .notFound : .symbolicated
-        if result.locations.isEmpty, !reportLocations(frame).isEmpty {
-            result.locations = reportLocations(frame)
+        if result.locations.isEmpty, frame.symbol != nil {
+            result.locations = reportLocations(frame, tables: &tables)
             result.status = .fromReport
         }
         return result
     }
 
-    /// Rebuilds a damaged index from its symbol file and puts it in place of the damaged one;
-    /// nil when the symbol file cannot be found.
-    private func rebuilt(_ damaged: SymbolIndex, images: inout [ImageSymbols]) throws -> SymbolIndex? {
+    /// Rebuilds a damaged index from its symbol file; nil when the symbol file cannot be found.
+    private func rebuilt(_ damaged: SymbolIndex) throws -> SymbolIndex? {
         cache.discard(uuid: damaged.uuid, architecture: damaged.architecture)
         memo.forget(damaged.uuid)
         guard let file = try locator.symbolFile(for: damaged.uuid, architecture: damaged.architecture) else { return nil }
         let index = try cache.index(for: file)
         memo.remember(damaged.uuid, .indexed(index))
-        for position in images.indices where images[position] == .indexed(damaged) { images[position] = .indexed(index) }
         return index
     }
 
@@ -170,9 +185,9 @@ public struct Symbolicator: Sendable {
     }
 
     /// What the report itself says about a frame (partially symbolicated reports).
-    private func reportLocations(_ frame: CrashReport.Frame) -> [SymbolicatedReport.Location] {
+    private func reportLocations(_ frame: CrashReport.Frame, tables: inout SymbolicationMemo.Tables) -> [SymbolicatedReport.Location] {
         guard let symbol = frame.symbol else { return [] }
-        return [.init(function: memo.demangled(symbol), rawFunction: symbol, file: frame.sourceFile, line: frame.sourceLine ?? 0,
+        return [.init(function: tables.demangled(symbol), rawFunction: symbol, file: frame.sourceFile, line: frame.sourceLine ?? 0,
                       column: 0, inlined: false, symbolOffset: frame.symbolOffset)]
     }
 }

@@ -12,6 +12,8 @@ struct Console: Sendable {
     var writeOut: @Sendable (String) -> Void
     /// Writes to standard error.
     var writeError: @Sendable (String) -> Void
+    /// Writes bytes to standard output (large outputs such as symbolicated reports, without a String copy).
+    var writeOutBytes: @Sendable ([UInt8]) -> Void
     /// Whether standard output is a terminal.
     var outputIsTerminal: Bool
     /// Whether standard error is a terminal (progress bars go there).
@@ -21,19 +23,23 @@ struct Console: Sendable {
     static let standard = Console(
         writeOut: { text in Console.writeAll(1, text) },
         writeError: { text in Console.writeAll(2, text) },
+        writeOutBytes: { bytes in bytes.withUnsafeBufferPointer { Console.writeAll(1, $0) } },
         outputIsTerminal: isatty(1) == 1,
         errorIsTerminal: isatty(2) == 1)
 
     private static func writeAll(_ fd: Int32, _ text: String) {
         var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
+        text.withUTF8 { writeAll(fd, $0) }
+    }
+
+    private static func writeAll(_ fd: Int32, _ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let base = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(fd, base + offset, buffer.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
         }
     }
 }

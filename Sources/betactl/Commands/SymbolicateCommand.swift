@@ -38,7 +38,7 @@ enum SymbolicateCommand: SynchronousCommand {
         var reports: [CrashReport] = []
         for path in paths {
             do {
-                reports.append(try CrashReport(data: Data(try FileIO.readFile(path, limit: maxReportSize))))
+                reports.append(try CrashReport(bytes: try FileIO.readFile(path, limit: maxReportSize)))
             } catch let error as CrashReportError {
                 throw CommandFailure(description: "\(path): \(error)", category: .invalidInput)
             }
@@ -61,27 +61,45 @@ enum SymbolicateCommand: SynchronousCommand {
         let progress = progressReporter(invocation)
         let several = paths.count > 1
         var json: [String] = []
+        var output: [UInt8] = []  // reused: one buffer, one write per report
         for (path, report) in zip(paths, reports) {
             let result = try symbolicator.symbolicate(report, progress: progress)
             trace("symbolicated")
             if args.flag("--json") {
                 json.append(try result.renderJSON())
             } else {
-                let text = result.renderText()
-                invocation.console.writeOut((several ? "==> \(path) <==\n" : "") + text + (text.hasSuffix("\n") ? "" : "\n"))
+                // One write per report: the heading, the report and a final line break.
+                output.removeAll(keepingCapacity: true)
+                if several { output += "==> \(path) <==\n".utf8 }
+                result.renderText(appendingTo: &output)
+                if output.last != UInt8(ascii: "\n") { output.append(UInt8(ascii: "\n")) }
+                invocation.console.writeOutBytes(output)
             }
             trace("rendered")
             let prefix = several ? "\(path): " : ""
+            var messages = ""
             for image in result.imagesWithoutSymbols {
                 let uuid = image.uuid?.uuidString ?? "no UUID"
                 let kind = image.isAppImage ? "app image" : "system image"
-                invocation.warn("\(prefix)no symbols for \(kind) \(image.name) (\(uuid)): \(image.reason)")
+                messages += invocation.errorStyle.yellow("warning:") + " \(prefix)no symbols for \(kind) \(image.name) (\(uuid)): \(image.reason)\n"
             }
             let hint = result.imagesWithoutSymbols.contains(where: \.isAppImage) ? " (pass the app's dSYM with --dsym for a symbolic signature)" : ""
-            invocation.printError("\(prefix)Crash signature \(result.signature.key): \(result.signature)\(hint)")
+            invocation.console.writeError(messages + "\(prefix)Crash signature \(result.signature.key): \(result.signature)\(hint)\n")
         }
         if args.flag("--json") {
             invocation.console.writeOut((several ? "[\n" + json.joined(separator: ",\n") + "\n]" : json.joined()) + "\n")
+        }
+        // The process ends right after this command: releasing what the symbolicator remembered
+        // (every address of every report) would only cost time, so it is left to the exit.
+        _ = Unmanaged.passRetained(KeepUntilExit(symbolicator: symbolicator, reports: reports))
+    }
+
+    private final class KeepUntilExit {
+        let symbolicator: Symbolicator
+        let reports: [CrashReport]
+        init(symbolicator: Symbolicator, reports: [CrashReport]) {
+            self.symbolicator = symbolicator
+            self.reports = reports
         }
     }
 

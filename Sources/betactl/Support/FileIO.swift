@@ -22,15 +22,20 @@ enum FileIO {
         guard Int(info.st_size) <= limit else {
             throw CommandFailure(description: "\(path) is \(info.st_size) bytes, larger than the \(limit)-byte limit for this kind of file; check that it is the right file", category: .invalidInput)
         }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            offset += n
+        // Read straight into the array's storage: no zero-filling and no second copy.
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size)) { buffer, initialized in
+            initialized = 0
+            while initialized < buffer.count, let base = buffer.baseAddress {
+                let n = systemRead(fd, base + initialized, buffer.count - initialized)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failure = errno }
+                guard n > 0 else { break }
+                initialized += n
+            }
         }
-        return Array(bytes.prefix(offset))
+        guard failure == 0 else { throw FileSystemError(operation: "read", path: path, errno: failure) }
+        return bytes
     }
 
     /// Writes `bytes` to `path` atomically: a reader sees the old file or the whole new one, never half.
