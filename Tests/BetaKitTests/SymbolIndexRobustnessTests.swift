@@ -181,14 +181,16 @@ extension SymbolIndexRobustnessTests {
 }
 
 extension SymbolIndexRobustnessTests {
-    @Test func scratchFilesOfDeadBuildsAreRemovedButLiveOnesKept() throws {
+    @Test func theNextBuildRemovesScratchFilesOfDeadBuildsButKeepsLiveOnes() throws {
         let directory = try SymbolFixtures.temporaryDirectory()
         // A pid far above any real one stands for a killed build; our own pid for a running one.
         let dead = directory + "/.X-arm64.symidx.2147483000.12345.rows"
         let live = directory + "/.X-arm64.symidx.\(ProcessInfo.processInfo.processIdentifier).6789.rows"
         let other = directory + "/.hidden"
         for path in [dead, live, other] { try Data("x".utf8).write(to: URL(fileURLWithPath: path)) }
-        _ = try SymbolIndexCache(directory: directory)
+        let cache = try SymbolIndexCache(directory: directory)
+        #expect(FileManager.default.fileExists(atPath: dead))
+        _ = try cache.index(for: try SymbolFixtures.symbolFile(Self.variant))
         #expect(!FileManager.default.fileExists(atPath: dead))
         #expect(FileManager.default.fileExists(atPath: live))
         #expect(FileManager.default.fileExists(atPath: other))

@@ -8,8 +8,8 @@ import Foundation
 extension TextParser {
     mutating func readFrames() -> [CrashReport.Frame] {
         var frames: [CrashReport.Frame] = []
-        while index < lines.count, var frame = frame(lines[index]) {
-            frame.textLine = index
+        frames.reserveCapacity(32)
+        while index < lines.count, let frame = frame(lines[index], textLine: index) {
             frames.append(frame)
             index += 1
         }
@@ -47,7 +47,7 @@ extension TextParser {
     }
 
     /// One frame line: `N  Image Name  0xADDRESS  (0xBASE + OFFSET | symbol + OFFSET [(file:line)])`.
-    mutating func frame(_ line: TextSlice) -> CrashReport.Frame? {
+    mutating func frame(_ line: TextSlice, textLine: Int? = nil) -> CrashReport.Frame? {
         let body = line.droppingLeadingBlanks
         let digits = body.leadingDigits
         guard !digits.isEmpty, digits.count < 8, let number = digits.int else { return nil }
@@ -67,6 +67,7 @@ extension TextParser {
         }
         guard let (token, address) = found else { return nil }
         var frame = CrashReport.Frame(number: number, address: address)
+        frame.textLine = textLine
         let name = rest.prefix(upTo: token.start).trimmed
         frame.imageName = name.isEmpty ? nil : interned(name)
         var tail = rest.suffix(from: token.end).trimmed

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import AppleFormats
-import Synchronization
 
 /// One source location an address maps to. A lookup returns several when code was inlined:
 /// the innermost inlined function first, the real (outermost) function last.
@@ -65,8 +64,6 @@ public final class SymbolIndex: Sendable {
 
     let file: MappedFile
     let tables: [Table]
-    // Names and paths already read from the string table, by offset.
-    private let strings = Mutex<[UInt32: String]>([:])
 
     struct Table: Sendable {
         var offset: Int
@@ -146,15 +143,10 @@ public final class SymbolIndex: Sendable {
         }
     }
 
-    /// The string at `offset` in the string table (nil for `SymbolIndexFormat.none`); each is read
-    /// from the mapping once.
+    /// The string at `offset` in the string table (nil for `SymbolIndexFormat.none`).
     func string(at offset: UInt32) throws(SymbolicationError) -> String? {
-        guard offset != SymbolIndexFormat.none else { return nil }
-        if let known = strings.withLock({ $0[offset] }) { return known }
-        let text = try withExtendedLifetime(file) { () throws(SymbolicationError) -> String? in
+        try withExtendedLifetime(file) { () throws(SymbolicationError) -> String? in
             try Reader(index: self, bytes: file.bytes).string(at: offset)
         }
-        if let text { strings.withLock { $0[offset] = text } }
-        return text
     }
 }

@@ -30,18 +30,17 @@ public final class SymbolIndexCache: Sendable {
         let mutex = Mutex(())
     }
 
-    /// Uses `directory`, creating it if needed, and deletes scratch files that builds in processes
-    /// which no longer exist left behind.
+    /// Uses `directory`, creating it if needed.
     public init(directory: String) throws {
         self.directory = directory
         if FileKind(path: directory) != .directory {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        Self.removeAbandonedScratchFiles(in: directory)
     }
 
     /// Scratch files are named `.<index name>.<pid>.<random>.<table>`; a build killed before it
-    /// finished leaves them, and only a process that is gone can be cleaned up after.
+    /// finished leaves them, and only a process that is gone can be cleaned up after. Every build
+    /// sweeps them first (symbolicating with indexes already built never looks).
     static func removeAbandonedScratchFiles(in directory: String) {
         guard let stream = opendir(directory) else { return }
         defer { closedir(stream) }
@@ -59,7 +58,9 @@ public final class SymbolIndexCache: Sendable {
 
     /// Where the index of `uuid`/`architecture` lives.
     public func indexPath(uuid: UUID, architecture: MachOArchitecture) -> String {
-        "\(directory)/\(uuid.uuidString)-\(String(architecture.name.map { $0 == "/" ? "_" : $0 })).symidx"
+        let name = architecture.name
+        // Unknown architectures are named "cpu<type>/<subtype>", which cannot be part of a file name.
+        return "\(directory)/\(uuid.uuidString)-\(name.contains("/") ? name.replacing("/", with: "_") : name).symidx"
     }
 
     /// The index of `uuid`/`architecture` if the cache already holds a usable one; no symbol
@@ -114,6 +115,7 @@ public final class SymbolIndexCache: Sendable {
 
     private func buildNow(_ file: SymbolFile, at path: String, progress: (@Sendable (SymbolIndexProgress) -> Void)?) throws
         -> (index: SymbolIndex, report: SymbolIndexBuildReport) {
+        Self.removeAbandonedScratchFiles(in: directory)
         let report = try SymbolIndexBuilder(source: file, destination: path, progress: progress).build()
         let index = try SymbolIndex(path: path)
         loaded.withLock { $0[path] = index }

@@ -109,8 +109,8 @@ public struct Symbolicator: Sendable {
     /// The index of `image`: from this symbolicator's memory, else the cache, else the locator.
     private func symbols(for image: CrashReport.Image, isAppImage: Bool, progress: (@Sendable (SymbolIndexProgress) -> Void)?) throws -> ImageSymbols {
         guard let uuid = image.uuid else { return .missing("the report gives no UUID for it") }
-        let architecture = image.architecture.flatMap(MachOArchitecture.init(name:))
         if let known = memo.image(uuid) { return known }
+        let architecture = image.architecture.flatMap(MachOArchitecture.init(name:))
         let state: ImageSymbols
         do {
             if let architecture, let index = cache.cachedIndex(uuid: uuid, architecture: architecture) {
