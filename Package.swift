@@ -13,9 +13,10 @@ let package = Package(
         .library(name: "BetaServer", targets: ["BetaServer"]),
     ],
     targets: [
+        // SQLite's header only: the library is loaded with dlopen when a database is first opened
+        // (see Sources/CSQLite/shim.h), so commands that never open one do not pay for it.
         .systemLibrary(
             name: "CSQLite",
-            pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .systemLibrary(

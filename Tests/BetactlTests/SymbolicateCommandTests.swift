@@ -99,6 +99,25 @@ import Testing
 }
 
 extension SymbolicateCommandTests {
+    @Test func givenDSYMsAndSystemImagesNeverOpenTheDatabase() throws {
+        let (dir, cli) = try initialisedHome()
+        defer { withExtendedLifetime(dir) {} }
+        // A database that cannot be opened: any attempt to read the archive would fail loudly.
+        try Data("not a database".utf8).write(to: URL(fileURLWithPath: dir.child("home") + "/betactl.sqlite"))
+        let result = try cli.run("symbolicate", Self.report("App-legacy.crash"), "--dsym", Self.dsym)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\t0x0000000104a2c0b8 parse_number (in App) (parse.c:6)"))
+        #expect(result.stderr.contains("libsystem_kernel.dylib (6D4A5B8E-7C3F-3B2A-9E1D-0A1B2C3D4E5F): no symbol file with this UUID was given"))
+        // The index built above serves later runs without any dSYM; once it is gone, the app image
+        // must come from the archive, and the damage shows.
+        let cached = try cli.run("symbolicate", Self.report("App-legacy.crash"))
+        #expect(cached.stdout.contains("\t0x0000000104a2c0b8 parse_number (in App) (parse.c:6)"))
+        try FileManager.default.removeItem(atPath: dir.child("home") + "/cache/symbols")
+        let archived = try cli.run("symbolicate", Self.report("App-legacy.crash"))
+        #expect(archived.stderr.contains("app image App (4C4C440B-5555-3144-A184-68D7AACD7C75)"))
+        #expect(archived.stderr.contains("not a database") || archived.stderr.contains("file is not a database"))
+    }
+
     @Test func severalReportsAreSymbolicatedInOneRun() throws {
         let (dir, cli) = try initialisedHome()
         defer { withExtendedLifetime(dir) {} }

@@ -11,32 +11,35 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// Opens (creating if asked) the database at `path`.
     init(path: String, create: Bool) throws(SQLiteError) {
+        if let failure = bk_sqlite3_load_error() {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot load the SQLite library (\(String(cString: failure))); install SQLite 3 (libsqlite3-0 on Debian and Ubuntu)", sql: nil)
+        }
         var db: OpaquePointer?
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if create { flags |= SQLITE_OPEN_CREATE }
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = bk_sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
-            if let db { sqlite3_close_v2(db) }
+            let message = db.map { String(cString: bk_sqlite3_errmsg($0)) } ?? "cannot open \(path)"
+            if let db { bk_sqlite3_close_v2(db) }
             throw SQLiteError(code: rc, message: message, sql: nil)
         }
         handle = db
-        sqlite3_extended_result_codes(db, 1)
+        bk_sqlite3_extended_result_codes(db, 1)
     }
 
     deinit {
         statementCache.removeAll()
-        sqlite3_close_v2(handle)
+        bk_sqlite3_close_v2(handle)
     }
 
     /// Runs one or more statements that take no parameters and return no rows of interest.
     func execute(_ sql: String) throws(SQLiteError) {
         var errorMessage: UnsafeMutablePointer<CChar>?
-        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        let rc = bk_sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if rc != SQLITE_OK {
             let message = errorMessage.map { String(cString: $0) } ?? lastMessage
-            sqlite3_free(errorMessage)
-            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+            bk_sqlite3_free(errorMessage)
+            throw SQLiteError(code: bk_sqlite3_extended_errcode(handle), message: message, sql: sql)
         }
     }
 
@@ -47,9 +50,9 @@ final class SQLiteConnection: @unchecked Sendable {
             return cached
         }
         var statement: OpaquePointer?
-        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        let rc = bk_sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard rc == SQLITE_OK, let statement else {
-            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: lastMessage, sql: sql)
+            throw SQLiteError(code: bk_sqlite3_extended_errcode(handle), message: lastMessage, sql: sql)
         }
         let prepared = SQLiteStatement(statement, connection: self, sql: sql)
         statementCache[sql] = prepared
@@ -73,14 +76,14 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// The rowid of the most recent successful INSERT.
-    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    var lastInsertRowID: Int64 { bk_sqlite3_last_insert_rowid(handle) }
 
     /// Rows changed by the most recent statement.
-    var changes: Int { Int(sqlite3_changes(handle)) }
+    var changes: Int { Int(bk_sqlite3_changes(handle)) }
 
-    var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+    var lastMessage: String { String(cString: bk_sqlite3_errmsg(handle)) }
 
     func error(sql: String?) -> SQLiteError {
-        SQLiteError(code: sqlite3_extended_errcode(handle), message: lastMessage, sql: sql)
+        SQLiteError(code: bk_sqlite3_extended_errcode(handle), message: lastMessage, sql: sql)
     }
 }

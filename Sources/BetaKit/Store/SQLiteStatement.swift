@@ -58,11 +58,11 @@ final class SQLiteStatement {
         self.sql = sql
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit { bk_sqlite3_finalize(handle) }
 
     func reset() {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        bk_sqlite3_reset(handle)
+        bk_sqlite3_clear_bindings(handle)
     }
 
     func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
@@ -70,12 +70,12 @@ final class SQLiteStatement {
             let index = Int32(offset + 1)
             let rc: Int32
             switch value {
-            case .null: rc = sqlite3_bind_null(handle, index)
-            case let .integer(v): rc = sqlite3_bind_int64(handle, index, v)
-            case let .real(v): rc = sqlite3_bind_double(handle, index, v)
-            case let .text(v): rc = sqlite3_bind_text(handle, index, v, -1, Self.transient)
+            case .null: rc = bk_sqlite3_bind_null(handle, index)
+            case let .integer(v): rc = bk_sqlite3_bind_int64(handle, index, v)
+            case let .real(v): rc = bk_sqlite3_bind_double(handle, index, v)
+            case let .text(v): rc = bk_sqlite3_bind_text(handle, index, v, -1, Self.transient)
             case let .blob(v):
-                rc = v.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
+                rc = v.withUnsafeBytes { bk_sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
             }
             guard rc == SQLITE_OK else { throw connection.error(sql: sql) }
         }
@@ -83,23 +83,23 @@ final class SQLiteStatement {
 
     /// Steps once; nil when the statement is done.
     func next() throws(SQLiteError) -> SQLiteRow? {
-        let rc = sqlite3_step(handle)
+        let rc = bk_sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW:
-            let count = sqlite3_column_count(handle)
+            let count = bk_sqlite3_column_count(handle)
             var values: [SQLiteValue] = []
             values.reserveCapacity(Int(count))
             for column in 0 ..< count {
-                switch sqlite3_column_type(handle, column) {
-                case SQLITE_INTEGER: values.append(.integer(sqlite3_column_int64(handle, column)))
-                case SQLITE_FLOAT: values.append(.real(sqlite3_column_double(handle, column)))
+                switch bk_sqlite3_column_type(handle, column) {
+                case SQLITE_INTEGER: values.append(.integer(bk_sqlite3_column_int64(handle, column)))
+                case SQLITE_FLOAT: values.append(.real(bk_sqlite3_column_double(handle, column)))
                 case SQLITE_TEXT:
-                    if let text = sqlite3_column_text(handle, column) {
+                    if let text = bk_sqlite3_column_text(handle, column) {
                         values.append(.text(String(cString: text)))
                     } else { values.append(.null) }
                 case SQLITE_BLOB:
-                    let size = Int(sqlite3_column_bytes(handle, column))
-                    if let base = sqlite3_column_blob(handle, column), size > 0 {
+                    let size = Int(bk_sqlite3_column_bytes(handle, column))
+                    if let base = bk_sqlite3_column_blob(handle, column), size > 0 {
                         values.append(.blob(Array(UnsafeRawBufferPointer(start: base, count: size))))
                     } else { values.append(.blob([])) }
                 default: values.append(.null)
@@ -110,7 +110,7 @@ final class SQLiteStatement {
             return nil
         default:
             let error = connection.error(sql: sql)
-            sqlite3_reset(handle)
+            bk_sqlite3_reset(handle)
             throw error
         }
     }

@@ -21,7 +21,7 @@ public final class Store: Sendable {
     public init(path: String, create: Bool) throws {
         self.path = path
         let db = try SQLiteConnection(path: path, create: create)
-        sqlite3_busy_timeout(db.handle, Self.busyTimeoutMilliseconds)
+        bk_sqlite3_busy_timeout(db.handle, Self.busyTimeoutMilliseconds)
         // journal_mode returns a row, so it cannot go through execute's exec path silently failing.
         try db.query("PRAGMA journal_mode = WAL")
         try db.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;")
