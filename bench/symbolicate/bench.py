@@ -28,8 +28,8 @@ import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BETACTL = os.path.join(ROOT, ".build/release/betactl")
-# Built by run.sh with --static-swift-stdlib, the usual way to ship a Swift CLI on Linux: no
-# dynamic loading of the Swift runtime and Foundation at every start.
+# Built by run.sh with --static-swift-stdlib, the documented release build (README): no dynamic
+# loading of the Swift runtime and FoundationEssentials at every start.
 BETACTL_STATIC = os.path.join(ROOT, ".build-static/release/betactl")
 SYMBOLIZER = shutil.which("llvm-symbolizer-19") or "llvm-symbolizer"
 DWARFDUMP = shutil.which("llvm-dwarfdump-19") or "llvm-dwarfdump"
@@ -128,6 +128,16 @@ def make_reports(name, dsym, count, directory):
     return lookups
 
 
+def identical_output(home, dsym, lookups):
+    """How many reports the static build prints exactly as the dynamic one (text and stderr)."""
+    same = 0
+    for path, _ in lookups:
+        outputs = [subprocess.run([binary, "--home", home, "symbolicate", path, "--dsym", dsym], capture_output=True, check=True)
+                   for binary in (BETACTL, BETACTL_STATIC)]
+        same += outputs[0].stdout == outputs[1].stdout and outputs[0].stderr == outputs[1].stderr
+    return same
+
+
 def agreement(home, dsym, dwarf, lookups):
     """Compares betactl --json frames with llvm-symbolizer for every looked-up address."""
     same = total = 0
@@ -185,20 +195,23 @@ def run_dataset(name, dsym, reports, runs, work):
             r = measure([SYMBOLIZER, "--inlines", f"--obj={dwarf}"], stdin=f)
             return r[0] / len(lookups), r[3] / len(lookups)
 
-    def batch_betactl():
-        r = measure([BETACTL, "--home", home, "symbolicate", *[p for p, _ in lookups], "--dsym", dsym])
+    def batch_betactl(binary):
+        r = measure([binary, "--home", home, "symbolicate", *[p for p, _ in lookups], "--dsym", dsym])
         return r[0] / len(lookups), r[3] / len(lookups)
 
     static = os.path.exists(BETACTL_STATIC)
-    ours, ours_static, theirs, ours_batch, theirs_batch = [], [], [], [], []
+    ours, ours_static, theirs, ours_batch, static_batch, theirs_batch = [], [], [], [], [], []
     for _ in range(runs):
         ours.append(per_report_betactl(BETACTL))
         if static:
             ours_static.append(per_report_betactl(BETACTL_STATIC))
         theirs.append(per_report_llvm())
-        ours_batch.append(batch_betactl())
+        ours_batch.append(batch_betactl(BETACTL))
+        if static:
+            static_batch.append(batch_betactl(BETACTL_STATIC))
         theirs_batch.append(batch_llvm())
     same, total = agreement(home, dsym, dwarf, lookups)
+    identical = identical_output(home, dsym, lookups) if static else None
     median = statistics.median
 
     def pick(samples):
@@ -210,8 +223,8 @@ def run_dataset(name, dsym, reports, runs, work):
         "static_build": median(b[0] for b in static_builds) if static_builds else None,
         "dump": (median(d[0] for d in dumps), max(d[1] for d in dumps), median(d[3] for d in dumps)),
         "ours": pick(ours), "static": pick(ours_static) if ours_static else None, "theirs": pick(theirs),
-        "ours_batch": pick(ours_batch), "theirs_batch": pick(theirs_batch),
-        "frames": len(lookups[0][1]), "reports": len(lookups), "same": same, "total": total,
+        "ours_batch": pick(ours_batch), "static_batch": pick(static_batch) if static_batch else None, "theirs_batch": pick(theirs_batch),
+        "frames": len(lookups[0][1]), "reports": len(lookups), "same": same, "total": total, "identical": identical,
     }
 
 
@@ -229,17 +242,20 @@ def markdown(results, runs):
     for r in results:
         static = ms(r["static"]) if r["static"] else "not built"
         ratio = f"**{r['theirs'][0] / r['ours'][0]:.1f}x**" + (f" / **{r['theirs'][0] / r['static'][0]:.1f}x**" if r["static"] else "")
+        identical = f"; static = dynamic output: {r['identical']}/{r['reports']} reports" if r["identical"] is not None else ""
         out.append(f"| {r['name']} ({r['dwarf_mb']:.1f} MB) | {r['frames']} | {ms(r['ours'])} | {static} | {ms(r['theirs'])} | "
-                   f"{ratio} | {r['same']}/{r['total']} frames |")
+                   f"{ratio} | {r['same']}/{r['total']} frames{identical} |")
     out.append("")
     out.append(f"**Symbolicating crash reports in one process** (`betactl symbolicate R1 … R{results[0]['reports']}` against llvm-symbolizer "
-               "reading every report's addresses from one stdin), per report:")
+               "reading every report's addresses from one stdin), per report (the whole run divided by the number of reports):")
     out.append("")
-    out.append("| dSYM | betactl | llvm-symbolizer | ratio |")
-    out.append("|---|---|---|---|")
+    out.append("| dSYM | betactl | betactl, static stdlib | llvm-symbolizer | ratio (dynamic / static) |")
+    out.append("|---|---|---|---|---|")
     for r in results:
-        out.append(f"| {r['name']} ({r['dwarf_mb']:.1f} MB) | {ms(r['ours_batch'])} | {ms(r['theirs_batch'])} | "
-                   f"**{r['theirs_batch'][0] / r['ours_batch'][0]:.1f}x** |")
+        static = ms(r["static_batch"]) if r["static_batch"] else "not built"
+        ratio = f"**{r['theirs_batch'][0] / r['ours_batch'][0]:.1f}x**" + (
+            f" / **{r['theirs_batch'][0] / r['static_batch'][0]:.1f}x**" if r["static_batch"] else "")
+        out.append(f"| {r['name']} ({r['dwarf_mb']:.1f} MB) | {ms(r['ours_batch'])} | {static} | {ms(r['theirs_batch'])} | {ratio} |")
     out.append("")
     out.append("**Building the symbol index** (cold cache: `betactl symbolicate` of one report, which builds the index) "
                "against `llvm-dwarfdump-19 --debug-line` on the same DWARF file:")
