@@ -174,6 +174,39 @@ import Testing
         #expect(report.images.map(\.uuid) == legacy.images.map(\.uuid))
     }
 
+    @Test func ipsFieldsOfUnexpectedTypesReadAsAbsentAndBadElementsAreDropped() throws {
+        let header = #"{"bug_type": 309, "app_name": 7, "incident_id": "A-1"}"#
+        let body = #"""
+        {"procName": 12, "pid": "not a number", "bundleInfo": {"CFBundleShortVersionString": "1.2", "CFBundleVersion": 42},
+         "termination": {"namespace": "SIGNAL", "code": "eleven", "indicator": "Segmentation fault: 11"},
+         "faultingThread": 0,
+         "usedImages": [{"uuid": "4c4c440b-5555-3144-a184-68d7aacd7c75", "base": 4372692992, "size": 16384, "name": "App", "arch": "arm64"},
+                        "garbage", {"uuid": 5, "base": "x", "name": "libdyld.dylib"}],
+         "threads": [{"triggered": true, "frames": [{"imageIndex": 0, "imageOffset": 184}, "junk", {"imageIndex": "0", "imageOffset": 16}]},
+                     {"name": ["not", "a", "name"], "frames": "none"}]}
+        """#
+        let report = try CrashReport(text: header + "\n" + body)
+        #expect(report.bugType == "309")
+        #expect(report.incidentIdentifier == "A-1")
+        #expect(report.processName == nil)
+        #expect(report.processID == nil)
+        #expect(report.version == "1.2")
+        #expect(report.build == "42")
+        #expect(report.terminationReason == "SIGNAL Segmentation fault: 11")
+        #expect(report.images.map(\.name) == ["App", "libdyld.dylib"])
+        #expect(report.images[1].uuid == nil)
+        #expect(report.images[1].loadAddress == 0)
+        #expect(report.threads.map(\.frames.count) == [2, 0])
+        #expect(report.threads[0].frames[0].address == 4_372_692_992 + 184)
+        #expect(report.threads[0].frames[1].imageIndex == nil)
+        #expect(report.threads[1].name == nil)
+        // Absent is not the same as empty for the exception backtrace.
+        #expect(report.lastExceptionBacktrace == nil)
+        let withBacktrace = try CrashReport(text: header + "\n" + body.replacingOccurrences(of: #""faultingThread": 0,"#,
+                                                                                              with: #""faultingThread": 0, "lastExceptionBacktrace": [],"#))
+        #expect(withBacktrace.lastExceptionBacktrace == [])
+    }
+
     @Test func windowsLineEndingsParseTheSame() throws {
         let text = try String(contentsOf: LocalFixtures.url("symbols/crashes/App-exception.crash"), encoding: .utf8)
         let crlf = try CrashReport(text: text.replacingOccurrences(of: "\n", with: "\r\n"))

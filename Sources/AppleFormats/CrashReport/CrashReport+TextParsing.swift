@@ -142,35 +142,26 @@ struct TextParser {
         case "Incident Identifier": report.incidentIdentifier = value.string
         case "Hardware Model": report.hardwareModel = value.string
         case "Process":
-            if let (name, inner) = trailingGroup(value, open: UInt8(ascii: "["), close: UInt8(ascii: "]")) {
-                report.processName = name.string
-                report.processID = inner.int
-            } else {
-                report.processName = value.string
-            }
+            let (name, pid) = headAndGroup(value, open: UInt8(ascii: "["), close: UInt8(ascii: "]"))
+            report.processName = name.string
+            report.processID = pid?.int
         case "Path": report.processPath = value.string
         case "Identifier": report.bundleIdentifier = value.string
         case "Version":
             // "1.2 (42)": marketing version, then the build in parentheses.
-            if let (version, build) = trailingGroup(value, open: UInt8(ascii: "("), close: UInt8(ascii: ")")) {
-                report.version = version.string
-                report.build = build.string
-            } else {
-                report.version = value.string
-            }
+            let (version, build) = headAndGroup(value, open: UInt8(ascii: "("), close: UInt8(ascii: ")"))
+            report.version = version.string
+            report.build = build?.string
         case "Code Type": report.codeType = value.string
         case "OS Version": report.osVersion = value.string
         case "Date/Time": report.date = value.string
         case "Report Version": report.reportVersion = value.string
         case "Exception Type":
-            var exception = report.exception ?? CrashReport.Exception()
-            if let (type, signal) = trailingGroup(value, open: UInt8(ascii: "("), close: UInt8(ascii: ")")) {
-                exception.type = type.string
-                exception.signal = signal.string
-            } else {
-                exception.type = value.string
+            let (type, signal) = headAndGroup(value, open: UInt8(ascii: "("), close: UInt8(ascii: ")"))
+            report.exception = (report.exception ?? .init()).with {
+                $0.type = type.string
+                $0.signal = signal?.string
             }
-            report.exception = exception
         case "Exception Codes": report.exception = (report.exception ?? .init()).with { $0.codes = value.string }
         case "Exception Subtype": report.exception = (report.exception ?? .init()).with { $0.subtype = value.string }
         case "Exception Note", "Exception Reason", "Exception Message": report.exception = (report.exception ?? .init()).with { $0.note = value.string }
@@ -179,6 +170,11 @@ struct TextParser {
             if let number = value.leadingDigits.int { report.crashedThread = number }
         default: break
         }
+    }
+
+    /// "text (inner)" as its head and the bracketed group, or the whole value and nil.
+    static func headAndGroup(_ value: TextSlice, open: UInt8, close: UInt8) -> (TextSlice, TextSlice?) {
+        trailingGroup(value, open: open, close: close).map { ($0.0, $0.1) } ?? (value, nil)
     }
 
     /// "text (inner)" split into its parts, when the value ends with a bracketed group.

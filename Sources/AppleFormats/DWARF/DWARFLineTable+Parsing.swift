@@ -9,20 +9,11 @@ extension DWARFLineTable {
         do {
             var r = ByteReader(sections.line)
             try r.seek(to: offset)
-            var length = UInt64(try r.u32le())
-            var offsetSize = 4
-            if length == 0xffff_ffff {
-                length = try r.u64le()
-                offsetSize = 8
-            } else if length >= 0xffff_fff0 {
-                throw DWARFError.malformed(section: "__debug_line", offset: offset, reason: "reserved table length 0x\(String(length, radix: 16))")
-            }
-            guard length <= UInt64(r.remaining) else {
-                throw DWARFError.malformed(section: "__debug_line", offset: offset, reason: "table of \(length) bytes runs past the end of the \(sections.line.count)-byte section")
-            }
-            let end = r.offset + Int(length)
+            let initial = try DWARFInitialLength.read(&r, section: "__debug_line", offset: offset, what: "table")
+            let offsetSize = initial.offsetSize
+            let end = r.offset + initial.length
             r = try ByteReader(sections.line).slice(at: 0, count: end)
-            r.offset = end - Int(length)
+            r.offset = end - initial.length
             version = try r.u16le()
             guard (2 ... 5).contains(version) else {
                 throw DWARFError.unsupportedVersion(section: "__debug_line", offset: offset, version: Int(version))

@@ -43,18 +43,9 @@ public struct DWARFUnitHeader: Sendable, Equatable {
         let unitType: UInt8, abbrevOffset: Int
         do {
             try r.seek(to: offset)
-            var length = UInt64(try r.u32le())
-            var offsetSize = 4
-            if length == 0xffff_ffff {
-                length = try r.u64le()
-                offsetSize = 8
-            } else if length >= 0xffff_fff0 {
-                throw DWARFError.malformed(section: "__debug_info", offset: offset, reason: "reserved unit length 0x\(String(length, radix: 16))")
-            }
-            guard length <= UInt64(r.remaining) else {
-                throw DWARFError.malformed(section: "__debug_info", offset: offset, reason: "unit of \(length) bytes runs past the end of the \(info.count)-byte section")
-            }
-            let end = r.offset + Int(length)
+            let initial = try DWARFInitialLength.read(&r, section: "__debug_info", offset: offset, what: "unit")
+            let offsetSize = initial.offsetSize
+            let end = r.offset + initial.length
             let version = try r.u16le()
             guard (2 ... 5).contains(version) else {
                 throw DWARFError.unsupportedVersion(section: "__debug_info", offset: offset, version: Int(version))

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import AppleFormats
 
 /// A day in the proleptic Gregorian calendar, in UTC.
 ///
@@ -42,28 +43,11 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
 
     /// The day `days` after 1970-01-01 (negative for earlier days).
     public init(daysSince1970 days: Int) {
-        // Civil-from-days over 400-year eras, which repeat exactly in the Gregorian calendar.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        day = dayOfYear - (153 * mp + 2) / 5 + 1
-        month = mp < 10 ? mp + 3 : mp - 9
-        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        (year, month, day) = CivilDays.date(days: days)
     }
 
     /// Days since 1970-01-01.
-    public var daysSince1970: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let mp = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * mp + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
+    public var daysSince1970: Int { CivilDays.days(year: year, month: month, day: day) }
 
     /// Midnight UTC at the start of this day.
     public var startDate: Date { Date(timeIntervalSince1970: Double(daysSince1970) * 86_400) }

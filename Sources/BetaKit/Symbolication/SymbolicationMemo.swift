@@ -14,9 +14,9 @@ final class SymbolicationMemo: Sendable {
     struct Tables {
         var images: [UUID: Symbolicator.ImageSymbols] = [:]
         var locations: [LocationKey: [SymbolicatedReport.Location]] = [:]
-        // Raw and displayed function names and file paths, by string-table offset in an index.
+        // Strings of an index's string table by offset: function names (raw and as displayed) and
+        // file paths (displayed as they are).
         var names: [NameKey: (raw: String, shown: String)] = [:]
-        var files: [NameKey: String] = [:]
         // Names the reports themselves carry (partially symbolicated reports).
         var reportNames: [String: String] = [:]
 
@@ -31,8 +31,9 @@ final class SymbolicationMemo: Sendable {
             if let known = locations[key] { return known }
             var found: [SymbolicatedReport.Location] = []
             for raw in try index.rawLookup(address: index.textAddress &+ offset) {
-                let name = try self.name(in: index, at: raw.function)
-                found.append(SymbolicatedReport.Location(function: name?.shown, rawFunction: name?.raw, file: try file(in: index, at: raw.file),
+                let name = try string(in: index, at: raw.function, demangling: true)
+                found.append(SymbolicatedReport.Location(function: name?.shown, rawFunction: name?.raw,
+                                                         file: try string(in: index, at: raw.file, demangling: false)?.raw,
                                                          line: raw.line, column: raw.column, inlined: raw.isInlined,
                                                          symbolOffset: raw.symbolOffset))
             }
@@ -41,25 +42,16 @@ final class SymbolicationMemo: Sendable {
             return found
         }
 
-        private mutating func name(in index: SymbolIndex, at offset: UInt32) throws(SymbolicationError) -> (raw: String, shown: String)? {
+        private mutating func string(in index: SymbolIndex, at offset: UInt32, demangling: Bool) throws(SymbolicationError)
+            -> (raw: String, shown: String)? {
             guard offset != SymbolIndexFormat.none else { return nil }
-            let key = NameKey(index: ObjectIdentifier(index), offset: offset)
+            let key = NameKey(index: ObjectIdentifier(index), offset: offset, demangled: demangling)
             if let known = names[key] { return known }
             guard let raw = try index.string(at: offset) else { return nil }
-            let name = (raw: raw, shown: SymbolDemangler.demangle(raw))
+            let string = (raw: raw, shown: demangling ? SymbolDemangler.demangle(raw) : raw)
             if names.count >= SymbolicationMemo.maxNames { names.removeAll() }
-            names[key] = name
-            return name
-        }
-
-        private mutating func file(in index: SymbolIndex, at offset: UInt32) throws(SymbolicationError) -> String? {
-            guard offset != SymbolIndexFormat.none else { return nil }
-            let key = NameKey(index: ObjectIdentifier(index), offset: offset)
-            if let known = files[key] { return known }
-            guard let path = try index.string(at: offset) else { return nil }
-            if files.count >= SymbolicationMemo.maxNames { files.removeAll() }
-            files[key] = path
-            return path
+            names[key] = string
+            return string
         }
 
         /// `SymbolDemangler.demangle(raw)`, worked out once per name.
@@ -75,6 +67,8 @@ final class SymbolicationMemo: Sendable {
     struct NameKey: Hashable {
         var index: ObjectIdentifier
         var offset: UInt32
+        /// Function names are shown demangled, file paths as they are (one string may be both).
+        var demangled: Bool
     }
 
     struct LocationKey: Hashable {
@@ -104,7 +98,6 @@ final class SymbolicationMemo: Sendable {
                 let identifier = ObjectIdentifier(index)
                 tables.locations = tables.locations.filter { $0.key.index != identifier }
                 tables.names = tables.names.filter { $0.key.index != identifier }
-                tables.files = tables.files.filter { $0.key.index != identifier }
             }
             tables.images[uuid] = nil
         }
