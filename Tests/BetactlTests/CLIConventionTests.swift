@@ -70,25 +70,12 @@ import Testing
         #expect(!(try cli.run("devcies")).stderr.contains("\u{1B}["))
     }
 
-    /// Runs betactl under a pseudo-terminal (util-linux `script`) so isatty() is true.
+    /// Runs betactl under a pseudo-terminal so isatty() is true.
     func runOnTerminal(_ command: String, noColor: Bool) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "\(Betactl.executable.path) \(command)", "/dev/null"]
-        var env = cli.environment
-        env["TERM"] = "xterm"
-        if noColor { env["NO_COLOR"] = "1" }
-        process.environment = env
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try cli.runOnTerminal(command.split(separator: " ").map(String.init), environment: noColor ? ["NO_COLOR": "1"] : [:])
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    @Test(.enabled(if: Betactl.terminalAvailable))
     func colourIsUsedOnATerminalUnlessNOCOLORIsSet() throws {
         try cli.ok("init")
         #expect(try runOnTerminal("devcies", noColor: false).contains("\u{1B}[31merror:"))

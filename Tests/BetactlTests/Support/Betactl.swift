@@ -65,6 +65,31 @@ struct Betactl {
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Whether util-linux `script` is installed to give betactl a pseudo-terminal.
+    static var terminalAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/script") }
+
+    /// Runs `betactl ARGUMENTS` under a pseudo-terminal (util-linux `script -qec`), so standard
+    /// input, output and error are all terminals, and returns everything the terminal showed.
+    /// `shellSuffix` is appended to the shell command, for example `2>FILE` to take standard
+    /// error off the terminal. TERM is xterm unless `environment` says otherwise.
+    func runOnTerminal(_ arguments: [String], shellSuffix: String = "", environment extra: [String: String] = [:]) throws -> String {
+        let quoted = ([Self.executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", (quoted + [shellSuffix]).joined(separator: " "), "/dev/null"]
+        var env = environment
+        env["TERM"] = "xterm"
+        for (key, value) in extra { env[key] = value }
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// Runs and requires success, returning standard output.
     @discardableResult
     func ok(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
