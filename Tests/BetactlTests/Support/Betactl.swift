@@ -65,8 +65,15 @@ struct Betactl {
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// Whether util-linux `script` is installed to give betactl a pseudo-terminal.
-    static var terminalAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/script") }
+    /// Whether util-linux `script` is installed to give betactl a pseudo-terminal. macOS ships the
+    /// BSD `script`, which has no `-e` or `-c`, so these tests run on Linux only.
+    static var terminalAvailable: Bool {
+        #if os(Linux)
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+        #else
+        false
+        #endif
+    }
 
     /// Runs `betactl ARGUMENTS` under a pseudo-terminal (util-linux `script -qec`), so standard
     /// input, output and error are all terminals, and returns everything the terminal showed.
