@@ -27,9 +27,10 @@ struct Console: Sendable {
     private static func writeAll(_ fd: Int32, _ text: String) {
         var text = text
         text.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = write(fd, base + offset, buffer.count - offset)
                 if written < 0 && errno == EINTR { continue }
                 guard written > 0 else { return }
                 offset += written

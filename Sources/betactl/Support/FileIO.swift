@@ -25,7 +25,7 @@ enum FileIO {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeMutableBytes { buffer in buffer.baseAddress.map { systemRead(fd, $0 + offset, buffer.count - offset) } ?? 0 }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { break }
             offset += n
@@ -40,7 +40,7 @@ enum FileIO {
         guard fd >= 0 else { throw FileSystemError(operation: "create", path: temporary, errno: errno) }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { buffer in buffer.baseAddress.map { systemWrite(fd, $0 + offset, buffer.count - offset) } ?? 0 }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
                 let code = errno

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the built `betactl` binary as a separate process, as a user would.
 struct Betactl {
@@ -44,6 +47,17 @@ struct Betactl {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         return process
+    }
+
+    /// Starts betactl, kills it with SIGKILL after `microseconds` and waits for it; true when the
+    /// kill landed before the command finished on its own. Crash-consistency sweeps call it with
+    /// growing delays to stop a command at every stage of its work.
+    func killed(_ arguments: [String], afterMicroseconds microseconds: Int) throws -> Bool {
+        let process = try start(arguments)
+        usleep(useconds_t(microseconds))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal
     }
 
     /// Runs betactl to completion.
