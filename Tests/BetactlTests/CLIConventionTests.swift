@@ -24,6 +24,30 @@ import Testing
         #expect(try cli.run("help", "devices").stdout.contains("USAGE: betactl devices"))
     }
 
+    @Test func theReadmeCommandTableHasARowForEveryCommandNamingAllItsOptions() throws {
+        let readme = try String(contentsOf: SourceConventionTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let rows = readme.components(separatedBy: "\n").filter { $0.hasPrefix("| `") }
+        let commands = try cli.ok("--help").components(separatedBy: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("  "), let first = line.split(separator: " ").first, first.first?.isLetter == true else { return nil }
+            return String(first)
+        }
+        #expect(commands.count >= 24, "the command list was not read: \(commands)")
+        let globals: Set<String> = ["--home", "--no-color", "--help"]
+        for command in commands {
+            // A row documents a command when one of its code spans starts with the command's name.
+            guard let row = rows.first(where: { $0.contains("| `\(command) ") || $0.contains("| `\(command)`") || $0.contains(", `\(command) ") }) else {
+                Issue.record("README.md has no row for `\(command)`")
+                continue
+            }
+            let options = try cli.ok(command, "--help").components(separatedBy: "\n")
+                .compactMap { $0.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) }
+                .filter { $0.hasPrefix("--") && !globals.contains($0) }
+            for option in options {
+                #expect(row.contains(option), "README.md's row for `\(command)` does not mention \(option)")
+            }
+        }
+    }
+
     @Test func noArgumentsPrintsUsageToStderrWithStatus64() throws {
         let result = try cli.run([])
         #expect(result.status == 64)
