@@ -1,3 +1,4 @@
+import AppleFormats
 import Foundation
 import Testing
 
@@ -77,6 +78,34 @@ import Testing
         #expect(Self.inode(Self.indexPath(home, uuid: "4C4C445C-5555-3144-A15B-159B103B8572", arch: "arm64")) != nil)
         #expect(try cli.ok("symbols").contains(blocked))
         #expect(try cli.ok("releases").contains("Beta"))
+    }
+
+    @Test func aDSYMWithDamagedDebugInformationIsArchivedWithAWarning() throws {
+        let dir = try TemporaryDirectory()
+        let home = dir.child("home")
+        let cli = Betactl(home: home)
+        try cli.ok("init")
+        // The fixture with its first compile unit's DWARF version overwritten: the Mach-O is intact.
+        let copy = dir.child("Damaged.dSYM")
+        try FileManager.default.copyItem(atPath: Self.fixture("symbols/arm64-dwarf4/App.dSYM"), toPath: copy)
+        let dwarf = copy + "/Contents/Resources/DWARF/App"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dwarf)))
+        let offset = try bytes.withUnsafeBytes { raw in Int(try #require(try MachOImage(bytes: raw).section(named: "__debug_info")).fileOffset) }
+        bytes[offset + 4] = 0xFF
+        bytes[offset + 5] = 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: dwarf))
+
+        let result = try cli.run("add-symbols", copy)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Archived 1 new symbol slice."))
+        #expect(result.stderr.contains("warning: the symbols of \(Self.crashImage) (arm64) are archived, but their debug information is damaged ("))
+        #expect(result.stderr.contains("crash frames in the damaged part will show function names without file and line"))
+        #expect(Self.inode(Self.indexPath(home, uuid: Self.crashImage, arch: "arm64")) != nil)
+        // What the warning says: the symbol table still names the function, but no file and line.
+        let symbolicated = try cli.run("symbolicate", Self.fixture("symbols/crashes/App-309.ips"))
+        #expect(symbolicated.status == 0)
+        #expect(symbolicated.stdout.contains("parse_number (in App)"))
+        #expect(!symbolicated.stdout.contains("parse.c:"))
     }
 
     @Test func addSymbolsWithAnUnusableCacheWarnsForEverySliceAndStillArchives() throws {

@@ -56,12 +56,49 @@ import Testing
         let failures = await archive.buildSymbolIndexes(for: keys)
         #expect(failures.map(\.key) == keys)
         for failure in failures {
+            #expect(failure.kind == .notBuilt)
             #expect(failure.description.contains(failure.key.uuid.uuidString))
             #expect(failure.description.contains("`betactl symbolicate` will rebuild it"))
             #expect(!failure.reason.isEmpty)
         }
         let cache = try SymbolIndexCache(directory: archive.symbolIndexDirectory)
         #expect(keys.allSatisfy { !FileManager.default.fileExists(atPath: cache.indexPath(uuid: $0.uuid, architecture: $0.architecture)) })
+    }
+
+    @Test func damagedDWARFIsIndexedAsFarAsItGoesAndReported() async throws {
+        let dir = try TemporaryDirectory()
+        let archive = Archive(home: try ArchiveTests.home(dir))
+        let damaged = try Self.dsymWithDamagedDebugInfo(in: dir)
+        let keys = try archive.addSymbols(paths: [damaged], now: FormatsFixtures.now).added
+        #expect(keys.count == 1)
+        let problems = await archive.buildSymbolIndexes(for: keys)
+        let problem = try #require(problems.first)
+        #expect(problems.count == 1)
+        #expect(problem.kind == .damagedDebugInfo)
+        #expect(problem.description.contains("the symbols of \(keys[0]) are archived, but their debug information is damaged ("))
+        #expect(problem.description.contains("DWARF version 65535"))
+        #expect(problem.description.hasSuffix("crash frames in the damaged part will show function names without file and line"))
+        // The index exists and still answers from the symbol table.
+        let cache = try SymbolIndexCache(directory: archive.symbolIndexDirectory)
+        let index = try SymbolIndex(path: cache.indexPath(uuid: keys[0].uuid, architecture: keys[0].architecture))
+        #expect(index.uuid == keys[0].uuid)
+    }
+
+    /// A copy of the DWARF 4 fixture dSYM whose first compile unit claims DWARF version 0xFFFF:
+    /// the Mach-O container is intact (ingest accepts it), the debug information is not.
+    static func dsymWithDamagedDebugInfo(in dir: TemporaryDirectory) throws -> String {
+        let copy = dir.child("Damaged.dSYM")
+        try FileManager.default.copyItem(atPath: LocalFixtures.url("symbols/arm64-dwarf4/App.dSYM").path, toPath: copy)
+        let dwarf = copy + "/Contents/Resources/DWARF/App"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dwarf)))
+        let offset = try bytes.withUnsafeBytes { raw -> Int in
+            let image = try MachOImage(bytes: raw)
+            return Int(try #require(image.section(named: "__debug_info")).fileOffset)
+        }
+        bytes[offset + 4] = 0xFF
+        bytes[offset + 5] = 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: dwarf))
+        return copy
     }
 
     @Test func anUnusableCacheFolderFailsEverySliceWithTheFolderNamed() async throws {
@@ -78,7 +115,7 @@ import Testing
     @Test func cancellingStopsIndexingAndReportsTheSlicesLeftForFirstUse() async throws {
         let dir = try TemporaryDirectory()
         let (archive, keys) = try Self.archiveWithBetaSymbols(dir)
-        let task = Task { () async -> [SymbolIndexingFailure] in
+        let task = Task { () async -> [SymbolIndexingProblem] in
             withUnsafeCurrentTask { $0?.cancel() }
             return await archive.buildSymbolIndexes(for: keys)
         }
@@ -94,6 +131,6 @@ import Testing
         let archive = Archive(home: try ArchiveTests.home(dir))
         let unknown = SymbolKey(uuid: UUID(), architecture: .arm64)
         let failures = await archive.buildSymbolIndexes(for: [unknown])
-        #expect(failures == [SymbolIndexingFailure(key: unknown, reason: "the archive has no symbol file for it")])
+        #expect(failures == [SymbolIndexingProblem(key: unknown, kind: .notBuilt, reason: "the archive has no symbol file for it")])
     }
 }
