@@ -71,8 +71,8 @@ extension Archive {
                     continue
                 }
                 let file = SymbolFile(path: location.path, uuid: key.uuid, architecture: location.architecture)
-                let report = progress.map { report in { @Sendable (step: SymbolIndexProgress) in report(key, step) } }
-                let built = try await cache.build(file, progress: report)
+                let perSlice = progress.map { forward in { @Sendable (step: SymbolIndexProgress) in forward(key, step) } }
+                let built = try await cache.build(file, progress: perSlice)
                 if let first = built.warnings.first {
                     let more = built.warnings.count > 1 ? " and \(built.warnings.count - 1) more problem\(built.warnings.count == 2 ? "" : "s")" : ""
                     problems.append(SymbolIndexingProblem(key: key, kind: .damagedDebugInfo, reason: first + more))
