@@ -24,6 +24,30 @@ import Testing
         #expect(try cli.run("help", "devices").stdout.contains("USAGE: betactl devices"))
     }
 
+    @Test func theReadmeCommandTableHasARowForEveryCommandNamingAllItsOptions() throws {
+        let readme = try String(contentsOf: SourceConventionTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let rows = readme.components(separatedBy: "\n").filter { $0.hasPrefix("| `") }
+        let commands = try cli.ok("--help").components(separatedBy: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("  "), let first = line.split(separator: " ").first, first.first?.isLetter == true else { return nil }
+            return String(first)
+        }
+        #expect(commands.count >= 24, "the command list was not read: \(commands)")
+        let globals: Set<String> = ["--home", "--no-color", "--help"]
+        for command in commands {
+            // A row documents a command when one of its code spans starts with the command's name.
+            guard let row = rows.first(where: { $0.contains("| `\(command) ") || $0.contains("| `\(command)`") || $0.contains(", `\(command) ") }) else {
+                Issue.record("README.md has no row for `\(command)`")
+                continue
+            }
+            let options = try cli.ok(command, "--help").components(separatedBy: "\n")
+                .compactMap { $0.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) }
+                .filter { $0.hasPrefix("--") && !globals.contains($0) }
+            for option in options {
+                #expect(row.contains(option), "README.md's row for `\(command)` does not mention \(option)")
+            }
+        }
+    }
+
     @Test func noArgumentsPrintsUsageToStderrWithStatus64() throws {
         let result = try cli.run([])
         #expect(result.status == 64)
@@ -70,25 +94,12 @@ import Testing
         #expect(!(try cli.run("devcies")).stderr.contains("\u{1B}["))
     }
 
-    /// Runs betactl under a pseudo-terminal (util-linux `script`) so isatty() is true.
+    /// Runs betactl under a pseudo-terminal so isatty() is true.
     func runOnTerminal(_ command: String, noColor: Bool) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "\(Betactl.executable.path) \(command)", "/dev/null"]
-        var env = cli.environment
-        env["TERM"] = "xterm"
-        if noColor { env["NO_COLOR"] = "1" }
-        process.environment = env
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try cli.runOnTerminal(command.split(separator: " ").map(String.init), environment: noColor ? ["NO_COLOR": "1"] : [:])
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    @Test(.enabled(if: Betactl.terminalAvailable))
     func colourIsUsedOnATerminalUnlessNOCOLORIsSet() throws {
         try cli.ok("init")
         #expect(try runOnTerminal("devcies", noColor: false).contains("\u{1B}[31merror:"))

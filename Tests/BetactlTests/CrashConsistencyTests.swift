@@ -15,11 +15,7 @@ import Glibc
         var killedMidway = 0
         // Delays sweep process start-up, parsing, the open transaction and the commit.
         for delay in stride(from: 0, through: 300_000, by: 12_000) {
-            let process = try cli.start(["import-devices", dir.child("big.txt")])
-            usleep(useconds_t(delay))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let killed = process.terminationReason == .uncaughtSignal
+            let killed = try cli.killed(["import-devices", dir.child("big.txt")], afterMicroseconds: delay)
             let home = try Home.open(at: dir.child("home"))
             #expect(try home.store.integrityProblems().isEmpty)
             let devices = try Roster(home: home).devices().count
@@ -40,10 +36,7 @@ import Glibc
         try cli.ok("init")
         for delay in stride(from: 0, through: 80_000, by: 4_000) {
             let udids = (0 ..< 3).map { String(format: "00008030-%08X%08X", delay, $0) }
-            let process = try cli.start(["add-tester", "T\(delay)", "--family", "iphone"] + udids.flatMap { ["--device", $0] })
-            usleep(useconds_t(delay))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            _ = try cli.killed(["add-tester", "T\(delay)", "--family", "iphone"] + udids.flatMap { ["--device", $0] }, afterMicroseconds: delay)
         }
         let home = try Home.open(at: dir.child("home"))
         #expect(try home.store.integrityProblems().isEmpty)

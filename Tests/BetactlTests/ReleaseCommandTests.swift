@@ -152,11 +152,7 @@ import Glibc
         try cli.ok("init")
         var killed = 0
         for delay in stride(from: 0, through: 400_000, by: 10_000) {
-            let process = try cli.start(["release", Self.fixture("app/Beta.xcarchive.zip")])
-            usleep(useconds_t(delay))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            if process.terminationReason == .uncaughtSignal { killed += 1 }
+            if try cli.killed(["release", Self.fixture("app/Beta.xcarchive.zip")], afterMicroseconds: delay) { killed += 1 }
             let list = try JSONDecoder().decode([ReleaseJSON].self, from: Data(try cli.ok("releases", "--json").utf8))
             for release in list {
                 // A visible release is complete: its package and every symbol file exist.

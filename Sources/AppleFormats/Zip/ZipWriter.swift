@@ -93,12 +93,19 @@ public struct ZipWriter {
         if compress {
             try pump(UnsafeRawBufferPointer(start: nil, count: 0), flush: Z_FINISH)
         }
+        // Deflate can grow incompressible data by a few bytes, past what a 32-bit size field holds.
+        guard compressed <= Self.maxEntrySize else {
+            throw ZipError.limitExceeded("\"\(name)\" compresses to \(compressed) bytes, more than the \(Self.maxEntrySize) bytes one entry may hold; store it uncompressed")
+        }
         offset += compressed
-        try finish(name, crc: UInt32(crc), compressed: compressed, uncompressed: uncompressed, mode: mode, method: method)
+        try finish(name, crc: UInt32(truncatingIfNeeded: crc), compressed: compressed, uncompressed: uncompressed, mode: mode, method: method)
     }
 
     private mutating func begin(_ name: String, method: UInt16) throws {
         let nameBytes = Array(name.utf8)
+        guard nameBytes.count <= Int(UInt16.max) else {
+            throw ZipError.limitExceeded("an entry name of \(nameBytes.count) bytes is longer than the 65535 bytes a zip name field holds; shorten the path")
+        }
         records.append(Record(name: nameBytes, crc: 0, compressedSize: 0, uncompressedSize: 0, offset: offset, mode: 0, method: method))
         // Flags: bit 3 (sizes in a data descriptor), bit 11 (UTF-8 names).
         try emit(Self.le32(ZipArchive.localHeaderSignature) + Self.le16(20) + Self.le16(0x0808) + Self.le16(method)
@@ -128,7 +135,7 @@ public struct ZipWriter {
                      + Self.le32(record.mode << 16) + Self.le32(needsZip64 ? 0xffff_ffff : UInt32(record.offset)) + record.name + extra)
         }
         let directorySize = offset - directoryStart
-        let zip64 = records.count >= 0xffff || directoryStart >= 0xffff_ffff
+        let zip64 = records.count >= 0xffff || directoryStart >= 0xffff_ffff || directorySize >= 0xffff_ffff
         if zip64 {
             let recordOffset = offset
             try emit(Self.le32(ZipArchive.zip64EndSignature) + Self.le64(44) + Self.le16(45) + Self.le16(45) + Self.le32(0) + Self.le32(0)

@@ -61,33 +61,30 @@ struct AppWalker {
     }
 
     private func readInfo(_ bundle: String, problems: inout [IngestProblem], required: Bool) -> BundleInfo? {
-        let path = "\(bundle)/Info.plist"
-        guard source.files[path] != nil else {
-            if required {
-                problems.append(IngestProblem(path: bundle, message: "has no Info.plist, so iOS cannot install it; rebuild and export the app again"))
-            }
-            return nil
-        }
-        do {
-            return try BundleInfo(bytes: try source.contents(of: path, maxSize: ArtifactIngestor.maxSmallFile))
-        } catch {
-            problems.append(IngestProblem(path: path, message: "cannot be read: \(error)"))
-            return nil
-        }
+        readSmallFile("Info.plist", in: bundle, problems: &problems, required: required,
+                      missing: "has no Info.plist, so iOS cannot install it; rebuild and export the app again",
+                      failurePrefix: "cannot be read: ", parse: BundleInfo.init(bytes:))
     }
 
     private func readProfile(_ bundle: String, problems: inout [IngestProblem], required: Bool) -> ProvisioningProfile? {
-        let path = "\(bundle)/embedded.mobileprovision"
+        readSmallFile("embedded.mobileprovision", in: bundle, problems: &problems, required: required,
+                      missing: "has no embedded.mobileprovision; export the build with the Ad Hoc method so Xcode embeds the profile",
+                      failurePrefix: "", parse: ProvisioningProfile.init(bytes:))
+    }
+
+    /// Reads and parses `bundle/name`. A missing file is a problem only when `required`; a file
+    /// that does not parse is always one, and the walk goes on so every problem is reported at once.
+    private func readSmallFile<T>(_ name: String, in bundle: String, problems: inout [IngestProblem], required: Bool,
+                                  missing: String, failurePrefix: String, parse: ([UInt8]) throws -> T) -> T? {
+        let path = "\(bundle)/\(name)"
         guard source.files[path] != nil else {
-            if required {
-                problems.append(IngestProblem(path: bundle, message: "has no embedded.mobileprovision; export the build with the Ad Hoc method so Xcode embeds the profile"))
-            }
+            if required { problems.append(IngestProblem(path: bundle, message: missing)) }
             return nil
         }
         do {
-            return try ProvisioningProfile(bytes: try source.contents(of: path, maxSize: ArtifactIngestor.maxSmallFile))
+            return try parse(try source.contents(of: path, maxSize: ArtifactIngestor.maxSmallFile))
         } catch {
-            problems.append(IngestProblem(path: path, message: "\(error)"))
+            problems.append(IngestProblem(path: path, message: failurePrefix + "\(error)"))
             return nil
         }
     }

@@ -50,18 +50,7 @@ final class ZipBundleSource: BundleSource {
         guard fd >= 0 else { throw FileSystemError(operation: "create", path: target, errno: errno) }
         do {
             defer { close(fd) }
-            try archive.extract(entry) { chunk in
-                var done = 0
-                while done < chunk.count {
-                    guard let base = chunk.baseAddress else { return }
-                    let written = write(fd, base + done, chunk.count - done)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw FileSystemError(operation: "write", path: target, errno: errno)
-                    }
-                    done += written
-                }
-            }
+            try archive.extract(entry) { chunk in try FileDigest.writeAll(fd, chunk, path: target) }
         } catch {
             unlink(target)
             throw error

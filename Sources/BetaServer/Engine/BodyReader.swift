@@ -93,9 +93,10 @@ final class BodyReader {
     }
 
     private func writeAll(_ data: UnsafeRawBufferPointer) {
+        guard let base = data.baseAddress else { return }
         var offset = 0
         while offset < data.count {
-            let written = write(fileDescriptor, data.baseAddress! + offset, data.count - offset)
+            let written = write(fileDescriptor, base + offset, data.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 failure = .storage(path: filePath ?? directory, errno: errno)

@@ -105,7 +105,7 @@ public struct FileResponder: Sendable {
         var bytes = [UInt8](repeating: 0, count: Int(size))
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress! + done, $0.count - done, off_t(done)) }
+            let n = bytes.withUnsafeMutableBytes { buffer in buffer.baseAddress.map { pread(file.descriptor, $0 + done, buffer.count - done, off_t(done)) } ?? 0 }
             guard n > 0 else { throw HTTPError(.internalServerError, "cannot read \(file.path): errno \(errno)") }
             done += n
         }

@@ -69,7 +69,7 @@ public final class TemporaryFile: Sendable {
         var result = [UInt8](repeating: 0, count: Int(size))
         var done = 0
         while done < result.count {
-            let n = result.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(done)) }
+            let n = result.withUnsafeMutableBytes { buffer in buffer.baseAddress.map { pread(fd, $0 + done, buffer.count - done, off_t(done)) } ?? 0 }
             guard n > 0 else { throw HTTPError(.internalServerError, "cannot read upload \(path): errno \(errno)") }
             done += n
         }

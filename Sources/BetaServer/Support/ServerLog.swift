@@ -30,7 +30,7 @@ public struct ServerLog: Sendable {
         bytes.append(ASCII.lf)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeBytes { buffer in buffer.baseAddress.map { write(descriptor, $0 + offset, buffer.count - offset) } ?? 0 }
             if written <= 0 {
                 if written < 0 && errno == EINTR { continue }
                 return

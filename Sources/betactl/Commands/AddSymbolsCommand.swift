@@ -6,17 +6,20 @@ enum AddSymbolsCommand: BetactlCommand {
     static let spec = CommandSpec(
         name: "add-symbols", summary: "Archive dSYMs (for example ones downloaded from Xcode).",
         arguments: [ArgumentSpec(name: "PATH", help: "A .dSYM folder or zip, or an .xcarchive.", isRepeated: true)],
+        discussion: "Slices already archived are skipped. New ones are indexed into <home>/cache/symbols/ so crash reports symbolicate at once; an index that cannot be built is only a warning (symbolicate rebuilds it).",
         group: .releases)
 
     static func run(_ invocation: Invocation) async throws {
         let paths = invocation.arguments.arguments("PATH")
         guard !paths.isEmpty else { throw invocation.usageError("give at least one .dSYM or .xcarchive") }
-        let progress = ProgressLine(console: invocation.console)
+        let progress = ProgressLine(console: invocation.console, environment: invocation.environment)
+        let archive = Archive(home: try invocation.openHome())
         let result: AddSymbolsResult
         do {
             defer { progress.finish() }
-            result = try Archive(home: try invocation.openHome()).addSymbols(paths: paths, now: invocation.now, progress: progress.handler)
+            result = try archive.addSymbols(paths: paths, now: invocation.now, progress: progress.handler)
         }
+        await SymbolIndexing.indexArchived(result.added, archive: archive, invocation: invocation)
         for key in result.added { invocation.print("added    \(key)") }
         for key in result.alreadyPresent { invocation.print(invocation.style.dim("present  \(key)")) }
         var summary = "Archived \(result.added.count) new symbol slice\(result.added.count == 1 ? "" : "s")"

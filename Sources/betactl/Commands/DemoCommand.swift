@@ -42,7 +42,7 @@ enum DemoCommand: BetactlCommand {
     static func makeTemporaryDirectory(environment: [String: String]) throws -> String {
         let base = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((base.hasSuffix("/") ? base : base + "/").utf8CString.dropLast()) + Array("betactl-demo-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap(mkdtemp) }) else {
             throw FileSystemError(operation: "create a temporary directory in", path: base, errno: errno)
         }
         return String(cString: made)

@@ -19,7 +19,7 @@ enum ReleaseCommand: BetactlCommand {
             .repeated("--allow-profile-type", "TYPE", "Also accept a development or enterprise profile."),
             .flag("--allow-missing-symbols", "Release even when executables have no dSYM (they are still recorded)."),
         ],
-        discussion: "Refuses, listing every reason at once, when the embedded profile is not ad hoc or has expired, does not cover the bundle id, the signed entitlements are not allowed by it, or an executable slice has no matching dSYM. Publishing is atomic: an interrupted release leaves no trace.",
+        discussion: "Refuses, listing every reason at once, when the embedded profile is not ad hoc or has expired, does not cover the bundle id, the signed entitlements are not allowed by it, or an executable slice has no matching dSYM. Publishing is atomic: an interrupted release leaves no trace. The new symbols are then indexed into <home>/cache/symbols/ so crash reports symbolicate at once; an index that cannot be built is only a warning (symbolicate rebuilds it).",
         group: .releases)
 
     static func run(_ invocation: Invocation) async throws {
@@ -40,15 +40,17 @@ enum ReleaseCommand: BetactlCommand {
                                    allowMissingSymbols: args.flag("--allow-missing-symbols"))
         let home = try invocation.openHome()
         let devices = try Roster(home: home).devices(includeRemoved: false)
-        let progress = ProgressLine(console: invocation.console)
+        let progress = ProgressLine(console: invocation.console, environment: invocation.environment)
+        let archive = Archive(home: home)
         let result: ReleaseResult
         do {
             defer { progress.finish() }
-            result = try Archive(home: home).release(
+            result = try archive.release(
                 ReleaseRequest(path: path, dsymPaths: args.values("--dsym"), notes: notes, groups: args.values("--group"), policy: policy),
                 devices: devices, now: invocation.now, progress: progress.handler)
         }
         for warning in result.validation.warnings { invocation.warn(warning.description) }
+        await SymbolIndexing.indexArchived(result.addedSymbols, archive: archive, invocation: invocation)
         let release = result.release
         let name = release.displayName ?? release.bundleID
         invocation.print("Released \(name) \(release.version ?? "?") (\(release.build ?? "?")) as release \(release.id)")

@@ -45,7 +45,7 @@ enum FileIO {
         guard fd >= 0 else { throw FileSystemError(operation: "create", path: temporary, errno: errno) }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { buffer in buffer.baseAddress.map { systemWrite(fd, $0 + offset, buffer.count - offset) } ?? 0 }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
                 let code = errno

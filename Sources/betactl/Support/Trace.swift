@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 let traceOn = getenv("BETACTL_TRACE") != nil
 func trace(_ label: StaticString) {

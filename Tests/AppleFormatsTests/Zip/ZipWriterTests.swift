@@ -41,4 +41,19 @@ import Testing
         #expect(throws: ZipError.self) { try writer.addFile("../evil") { _ in } }
         #expect(throws: ZipError.self) { try writer.addDirectory("/abs") }
     }
+
+    @Test func refusesANameLongerThanTheZipNameFieldInsteadOfTrapping() throws {
+        var bytes: [UInt8] = []
+        var writer = ZipWriter { bytes.append(contentsOf: $0) }
+        let longest = String(repeating: "a", count: 65_535)
+        let error = #expect(throws: ZipError.self) { try writer.addFile(longest + "b") { _ in } }
+        #expect(error?.description.contains("an entry name of 65536 bytes is longer than the 65535 bytes a zip name field holds") == true)
+        #expect(bytes.isEmpty, "nothing is written for a refused entry")
+        // The longest name that fits is still written and read back.
+        var fresh = ZipWriter { bytes.append(contentsOf: $0) }
+        try fresh.addFile(longest, compress: false) { deliver in try Array("x".utf8).withUnsafeBytes { try deliver($0) } }
+        try fresh.close()
+        let archive = try ZipArchive(source: ZipMemorySource(bytes))
+        #expect(archive.entries.map(\.name) == [longest])
+    }
 }

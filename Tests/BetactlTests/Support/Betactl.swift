@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the built `betactl` binary as a separate process, as a user would.
 struct Betactl {
@@ -46,6 +49,17 @@ struct Betactl {
         return process
     }
 
+    /// Starts betactl, kills it with SIGKILL after `microseconds` and waits for it; true when the
+    /// kill landed before the command finished on its own. Crash-consistency sweeps call it with
+    /// growing delays to stop a command at every stage of its work.
+    func killed(_ arguments: [String], afterMicroseconds microseconds: Int) throws -> Bool {
+        let process = try start(arguments)
+        usleep(useconds_t(microseconds))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal
+    }
+
     /// Runs betactl to completion.
     @discardableResult
     func run(_ arguments: String...) throws -> Result { try run(arguments) }
@@ -63,6 +77,38 @@ struct Betactl {
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Whether util-linux `script` is installed to give betactl a pseudo-terminal. macOS ships the
+    /// BSD `script`, which has no `-e` or `-c`, so these tests run on Linux only.
+    static var terminalAvailable: Bool {
+        #if os(Linux)
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+        #else
+        false
+        #endif
+    }
+
+    /// Runs `betactl ARGUMENTS` under a pseudo-terminal (util-linux `script -qec`), so standard
+    /// input, output and error are all terminals, and returns everything the terminal showed.
+    /// `shellSuffix` is appended to the shell command, for example `2>FILE` to take standard
+    /// error off the terminal. TERM is xterm unless `environment` says otherwise.
+    func runOnTerminal(_ arguments: [String], shellSuffix: String = "", environment extra: [String: String] = [:]) throws -> String {
+        let quoted = ([Self.executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", (quoted + [shellSuffix]).joined(separator: " "), "/dev/null"]
+        var env = environment
+        env["TERM"] = "xterm"
+        for (key, value) in extra { env[key] = value }
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// Runs and requires success, returning standard output.

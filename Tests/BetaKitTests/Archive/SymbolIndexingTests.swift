@@ -1,0 +1,136 @@
+import AppleFormats
+import Foundation
+import Synchronization
+import Testing
+@testable import BetaKit
+
+@Suite struct SymbolIndexingTests {
+    static func archiveWithBetaSymbols(_ dir: TemporaryDirectory) throws -> (Archive, [SymbolKey]) {
+        let archive = Archive(home: try ArchiveTests.home(dir))
+        let added = try archive.addSymbols(paths: [LocalFixtures.url("formats/app/Beta.app.dSYM.zip").path], now: FormatsFixtures.now).added
+        return (archive, added)
+    }
+
+    /// The file's inode: a rebuilt index is a new file renamed into place, so it changes.
+    static func inode(_ path: String) -> UInt64? {
+        var info = stat()
+        return stat(path, &info) == 0 ? UInt64(info.st_ino) : nil
+    }
+
+    @Test func buildsAnIndexForEveryArchivedSliceThatTheCacheThenLoadsWithoutRebuilding() async throws {
+        let dir = try TemporaryDirectory()
+        let (archive, keys) = try Self.archiveWithBetaSymbols(dir)
+        #expect(keys.map(\.architecture.name).sorted() == ["arm64", "arm64e"])
+        let seen = Mutex<[SymbolKey: Double]>([:])
+        let failures = await archive.buildSymbolIndexes(for: keys) { key, step in
+            seen.withLock { $0[key] = Swift.max($0[key] ?? 0, step.fraction) }
+        }
+        #expect(failures.isEmpty)
+        // Each slice reported progress up to completion.
+        #expect(seen.withLock { $0 } == Dictionary(uniqueKeysWithValues: keys.map { ($0, 1.0) }))
+        let cache = try SymbolIndexCache(directory: archive.symbolIndexDirectory)
+        for key in keys {
+            let path = cache.indexPath(uuid: key.uuid, architecture: key.architecture)
+            let index = try SymbolIndex(path: path)
+            #expect(index.uuid == key.uuid)
+            #expect(index.architecture == key.architecture)
+            // A lookup through the cache maps the built file instead of writing a new one.
+            let before = try #require(Self.inode(path))
+            let location = try #require(try archive.symbolLocation(uuid: key.uuid, architecture: key.architecture))
+            let loaded = try cache.index(for: SymbolFile(path: location.path, uuid: key.uuid, architecture: key.architecture)) { _ in
+                Issue.record("the index of \(key) was rebuilt although ingest built it")
+            }
+            #expect(loaded.uuid == key.uuid)
+            #expect(Self.inode(path) == before)
+        }
+    }
+
+    @Test func aCorruptArchivedSymbolFileIsReportedPerSliceInsteadOfThrown() async throws {
+        let dir = try TemporaryDirectory()
+        let (archive, keys) = try Self.archiveWithBetaSymbols(dir)
+        let location = try #require(try archive.symbolLocation(uuid: keys[0].uuid, architecture: keys[0].architecture))
+        // Keep only the fat header: the slices it lists now lie beyond the end of the file.
+        let truncated = try Data(contentsOf: URL(fileURLWithPath: location.path)).prefix(64)
+        try FileManager.default.removeItem(atPath: location.path)
+        try truncated.write(to: URL(fileURLWithPath: location.path))
+        let failures = await archive.buildSymbolIndexes(for: keys)
+        #expect(failures.map(\.key) == keys)
+        for failure in failures {
+            #expect(failure.kind == .notBuilt)
+            #expect(failure.description.contains(failure.key.uuid.uuidString))
+            #expect(failure.description.contains("`betactl symbolicate` will rebuild it"))
+            #expect(!failure.reason.isEmpty)
+        }
+        let cache = try SymbolIndexCache(directory: archive.symbolIndexDirectory)
+        #expect(keys.allSatisfy { !FileManager.default.fileExists(atPath: cache.indexPath(uuid: $0.uuid, architecture: $0.architecture)) })
+    }
+
+    @Test func damagedDWARFIsIndexedAsFarAsItGoesAndReported() async throws {
+        let dir = try TemporaryDirectory()
+        let archive = Archive(home: try ArchiveTests.home(dir))
+        let damaged = try Self.dsymWithDamagedDebugInfo(in: dir)
+        let keys = try archive.addSymbols(paths: [damaged], now: FormatsFixtures.now).added
+        #expect(keys.count == 1)
+        let problems = await archive.buildSymbolIndexes(for: keys)
+        let problem = try #require(problems.first)
+        #expect(problems.count == 1)
+        #expect(problem.kind == .damagedDebugInfo)
+        #expect(problem.description.contains("the symbols of \(keys[0]) are archived, but their debug information is damaged ("))
+        #expect(problem.description.contains("DWARF version 65535"))
+        #expect(problem.description.hasSuffix("crash frames in the damaged part will show function names without file and line"))
+        // The index exists and still answers from the symbol table.
+        let cache = try SymbolIndexCache(directory: archive.symbolIndexDirectory)
+        let index = try SymbolIndex(path: cache.indexPath(uuid: keys[0].uuid, architecture: keys[0].architecture))
+        #expect(index.uuid == keys[0].uuid)
+    }
+
+    /// A copy of the DWARF 4 fixture dSYM whose first compile unit claims DWARF version 0xFFFF:
+    /// the Mach-O container is intact (ingest accepts it), the debug information is not.
+    static func dsymWithDamagedDebugInfo(in dir: TemporaryDirectory) throws -> String {
+        let copy = dir.child("Damaged.dSYM")
+        try FileManager.default.copyItem(atPath: LocalFixtures.url("symbols/arm64-dwarf4/App.dSYM").path, toPath: copy)
+        let dwarf = copy + "/Contents/Resources/DWARF/App"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dwarf)))
+        let offset = try bytes.withUnsafeBytes { raw -> Int in
+            let image = try MachOImage(bytes: raw)
+            return Int(try #require(image.section(named: "__debug_info")).fileOffset)
+        }
+        bytes[offset + 4] = 0xFF
+        bytes[offset + 5] = 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: dwarf))
+        return copy
+    }
+
+    @Test func anUnusableCacheFolderFailsEverySliceWithTheFolderNamed() async throws {
+        let dir = try TemporaryDirectory()
+        let (archive, keys) = try Self.archiveWithBetaSymbols(dir)
+        // A file where the folder should be stands for a cache that cannot be created.
+        try FileManager.default.createDirectory(atPath: archive.home.cachePath, withIntermediateDirectories: true)
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: archive.symbolIndexDirectory))
+        let failures = await archive.buildSymbolIndexes(for: keys)
+        #expect(failures.map(\.key) == keys)
+        #expect(failures.allSatisfy { $0.reason.contains("cannot use the cache folder \(archive.symbolIndexDirectory)") })
+    }
+
+    @Test func cancellingStopsIndexingAndReportsTheSlicesLeftForFirstUse() async throws {
+        let dir = try TemporaryDirectory()
+        let (archive, keys) = try Self.archiveWithBetaSymbols(dir)
+        let task = Task { () async -> [SymbolIndexingProblem] in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await archive.buildSymbolIndexes(for: keys)
+        }
+        let failures = await task.value
+        #expect(failures.map(\.key) == keys)
+        #expect(failures.allSatisfy { $0.reason == "indexing was cancelled" })
+        let cache = try SymbolIndexCache(directory: archive.symbolIndexDirectory)
+        #expect(keys.allSatisfy { !FileManager.default.fileExists(atPath: cache.indexPath(uuid: $0.uuid, architecture: $0.architecture)) })
+    }
+
+    @Test func archivedKeysWithoutASymbolFileAreReportedNotSkippedSilently() async throws {
+        let dir = try TemporaryDirectory()
+        let archive = Archive(home: try ArchiveTests.home(dir))
+        let unknown = SymbolKey(uuid: UUID(), architecture: .arm64)
+        let failures = await archive.buildSymbolIndexes(for: [unknown])
+        #expect(failures == [SymbolIndexingProblem(key: unknown, kind: .notBuilt, reason: "the archive has no symbol file for it")])
+    }
+}
