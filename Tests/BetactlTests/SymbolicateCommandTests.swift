@@ -118,6 +118,21 @@ extension SymbolicateCommandTests {
         #expect(archived.stderr.contains("not a database") || archived.stderr.contains("file is not a database"))
     }
 
+    @Test func anUnreadableReportAmongSeveralIsNamedAndTheOthersStillPrint() throws {
+        let (dir, cli) = try initialisedHome()
+        let notReport = dir.child("notes.txt")
+        try Data("just some notes\n".utf8).write(to: URL(fileURLWithPath: notReport))
+        let legacy = Self.report("App-legacy.crash"), ips = Self.report("App-309.ips")
+        let result = try cli.run("symbolicate", legacy, notReport, ips, "--dsym", Self.dsym)
+        #expect(result.status == 65)
+        #expect(result.stdout.contains("==> \(legacy) <==\n"))
+        #expect(result.stdout.contains("==> \(ips) <==\n"))
+        #expect(!result.stdout.contains(notReport))
+        #expect(result.stdout.components(separatedBy: "parse_number (in App) (parse.c:6)").count == 3)
+        #expect(result.stderr.contains("error: \(notReport): "))
+        #expect(result.stderr.contains("1 of 3 reports could not be read (\(notReport))"))
+    }
+
     @Test func severalReportsAreSymbolicatedInOneRun() throws {
         let (dir, cli) = try initialisedHome()
         defer { withExtendedLifetime(dir) {} }

@@ -22,7 +22,8 @@ enum SymbolicateCommand: SynchronousCommand {
         inlined functions get their own line marked [inlined]. Frames without symbols are kept as they were, \
         and every image that had no symbols is named on standard error with its UUID. Symbol indexes are \
         built on first use into <home>/cache/symbols/ (safe to delete). With several reports, each is \
-        preceded by a `==> REPORT <==` line, and --json prints an array.
+        preceded by a `==> REPORT <==` line, and --json prints an array; a report that cannot be read \
+        is named on standard error, the others are still symbolicated, and the exit status says so.
         """,
         group: .crashes)
 
@@ -34,16 +35,6 @@ enum SymbolicateCommand: SynchronousCommand {
         let args = invocation.arguments
         let paths = args.arguments("REPORT")
         guard !paths.isEmpty else { throw invocation.usageError("give the crash report to symbolicate (betactl symbolicate REPORT)") }
-        // Read every report first so a bad one fails before any output.
-        var reports: [CrashReport] = []
-        for path in paths {
-            do {
-                reports.append(try CrashReport(bytes: try FileIO.readFile(path, limit: maxReportSize)))
-            } catch let error as CrashReportError {
-                throw CommandFailure(description: "\(path): \(error)", category: .invalidInput)
-            }
-        }
-        trace("reports")
         // The database is opened only if an image is neither indexed already nor given with --dsym.
         let homePath = invocation.homePath
         try Home.checkInitialised(at: homePath)
@@ -62,7 +53,22 @@ enum SymbolicateCommand: SynchronousCommand {
         let several = paths.count > 1
         var json: [String] = []
         var output: [UInt8] = []  // reused: one buffer, one write per report
-        for (path, report) in zip(paths, reports) {
+        var unreadable: [String] = []
+        // Reports are streamed: each is read, symbolicated and printed before the next is read,
+        // so memory stays that of one report however many are given. A report that cannot be
+        // read is named on standard error and the others still go through.
+        for path in paths {
+            let report: CrashReport
+            do {
+                report = try CrashReport(bytes: try FileIO.readFile(path, limit: maxReportSize))
+            } catch {
+                let failure = CommandFailure(description: "\(path): \(error)", category: .invalidInput)
+                guard several else { throw failure }
+                invocation.console.writeError(invocation.errorStyle.red("error:") + " \(failure)\n")
+                unreadable.append(path)
+                continue
+            }
+            trace("report")
             let result = try symbolicator.symbolicate(report, progress: progress)
             trace("symbolicated")
             if args.flag("--json") {
@@ -91,16 +97,16 @@ enum SymbolicateCommand: SynchronousCommand {
         }
         // The process ends right after this command: releasing what the symbolicator remembered
         // (every address of every report) would only cost time, so it is left to the exit.
-        _ = Unmanaged.passRetained(KeepUntilExit(symbolicator: symbolicator, reports: reports))
+        _ = Unmanaged.passRetained(KeepUntilExit(symbolicator: symbolicator))
+        if !unreadable.isEmpty {
+            throw CommandFailure(description: "\(unreadable.count) of \(paths.count) reports could not be read (\(unreadable.joined(separator: ", "))); the others were symbolicated",
+                                 category: .invalidInput)
+        }
     }
 
     private final class KeepUntilExit {
         let symbolicator: Symbolicator
-        let reports: [CrashReport]
-        init(symbolicator: Symbolicator, reports: [CrashReport]) {
-            self.symbolicator = symbolicator
-            self.reports = reports
-        }
+        init(symbolicator: Symbolicator) { self.symbolicator = symbolicator }
     }
 
     /// Prints index-build progress on standard error, rewriting one line on a terminal.
