@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import AppleFormats
+import Synchronization
 
 extension SymbolicatedReport {
     /// The report in Apple's text layout, as Xcode shows a symbolicated crash: each frame reads
@@ -72,7 +73,7 @@ extension SymbolicatedReport {
 
     /// The lines of one frame: one per location (inlined functions first), or the image and
     /// offset when nothing is known. Each line ends with "\n".
-    func appendFrameLines(_ frame: Frame, columns: inout FrameColumns, to out: inout TextOutput) {
+    func appendFrameLines(_ frame: borrowing Frame, columns: inout FrameColumns, to out: inout TextOutput) {
         let imageName = frame.image?.name ?? frame.frame.imageName ?? "???"
         let head = out.bytes.count
         out.append(frame.frame.number)
@@ -95,27 +96,15 @@ extension SymbolicatedReport {
             out.append("\n")
             return
         }
-        for (position, location) in frame.locations.enumerated() {
-            if position > 0 {
+        let lines = frame.rendering?.lines(frame.locations, imageName: imageName) ?? LocationRendering.render(frame.locations, imageName: imageName)
+        var start = 0
+        for end in lines.ends {
+            if start > 0 {
                 // Inlined locations repeat the number, image and address.
                 for offset in head ..< headEnd { out.bytes.append(out.bytes[offset]) }
             }
-            out.append(location.function ?? "???")
-            out.append(" (in ")
-            out.append(imageName)
-            out.append(")")
-            if let file = location.file, location.line > 0 {
-                out.append(" (")
-                out.appendLastPathComponent(file)
-                out.append(":")
-                out.append(location.line)
-                out.append(")")
-            } else if let offset = location.symbolOffset {
-                out.append(" + ")
-                out.append(offset)
-            }
-            if location.inlined { out.append(" [inlined]") }
-            out.append("\n")
+            out.bytes.append(contentsOf: lines.bytes[start ..< end])
+            start = end
         }
     }
 
@@ -326,11 +315,56 @@ struct TextOutput {
     }
 
     /// The part of `path` after its last "/".
+    ///
+    /// (Used for file names in location lines.)
     mutating func appendLastPathComponent(_ path: String) {
         var path = path
         path.withUTF8 { utf8 in
             let start = (utf8.lastIndex(of: UInt8(ascii: "/")) ?? -1) + 1
             bytes.append(contentsOf: utf8[start...])
         }
+    }
+}
+
+/// The location lines of one looked-up address ("function (in Image) (File.swift:12)\n", one per
+/// location), rendered by the first frame that prints them and reused by every later frame with
+/// the same address and image name: in a batch, most frames repeat.
+final class LocationRendering: Sendable {
+    typealias Lines = (bytes: [UInt8], ends: [Int])
+    private let cached = Mutex<(imageName: String, lines: Lines)?>(nil)
+
+    /// The lines of `locations` in image `imageName`, from the cache when it holds them.
+    func lines(_ locations: [SymbolicatedReport.Location], imageName: String) -> Lines {
+        if let known = cached.withLock({ $0 }), known.imageName == imageName { return known.lines }
+        let lines = Self.render(locations, imageName: imageName)
+        cached.withLock { $0 = (imageName, lines) }
+        return lines
+    }
+
+    /// Each location's text after the frame's number, image and address, with where each line ends.
+    static func render(_ locations: [SymbolicatedReport.Location], imageName: String) -> Lines {
+        var out = TextOutput()
+        var ends: [Int] = []
+        ends.reserveCapacity(locations.count)
+        for location in locations {
+            out.append(location.function ?? "???")
+            out.append(" (in ")
+            out.append(imageName)
+            out.append(")")
+            if let file = location.file, location.line > 0 {
+                out.append(" (")
+                out.appendLastPathComponent(file)
+                out.append(":")
+                out.append(location.line)
+                out.append(")")
+            } else if let offset = location.symbolOffset {
+                out.append(" + ")
+                out.append(offset)
+            }
+            if location.inlined { out.append(" [inlined]") }
+            out.append("\n")
+            ends.append(out.bytes.count)
+        }
+        return (out.bytes, ends)
     }
 }

@@ -13,7 +13,7 @@ final class SymbolicationMemo: Sendable {
     /// The tables, used under the memo's lock (taken once per report, not once per frame).
     struct Tables {
         var images: [UUID: Symbolicator.ImageSymbols] = [:]
-        var locations: [LocationKey: [SymbolicatedReport.Location]] = [:]
+        var locations: [LocationKey: (locations: [SymbolicatedReport.Location], rendering: LocationRendering)] = [:]
         // Strings of an index's string table by offset: function names (raw and as displayed) and
         // file paths (displayed as they are).
         var names: [NameKey: (raw: String, shown: String)] = [:]
@@ -25,8 +25,10 @@ final class SymbolicationMemo: Sendable {
             names.reserveCapacity(64)
         }
 
-        /// The locations of `offset` in `index`, with names as Apple shows them.
-        mutating func locations(in index: SymbolIndex, at offset: UInt64) throws(SymbolicationError) -> [SymbolicatedReport.Location] {
+        /// The locations of `offset` in `index`, with names as Apple shows them, and the cache of
+        /// their rendered text shared by every frame at that address.
+        mutating func locations(in index: SymbolIndex, at offset: UInt64) throws(SymbolicationError)
+            -> (locations: [SymbolicatedReport.Location], rendering: LocationRendering) {
             let key = LocationKey(index: ObjectIdentifier(index), offset: offset)
             if let known = locations[key] { return known }
             var found: [SymbolicatedReport.Location] = []
@@ -38,8 +40,9 @@ final class SymbolicationMemo: Sendable {
                                                          symbolOffset: raw.symbolOffset))
             }
             if locations.count >= SymbolicationMemo.maxLocations { locations.removeAll() }
-            locations[key] = found
-            return found
+            let entry = (locations: found, rendering: LocationRendering())
+            locations[key] = entry
+            return entry
         }
 
         private mutating func string(in index: SymbolIndex, at offset: UInt32, demangling: Bool) throws(SymbolicationError)
