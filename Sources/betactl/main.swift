@@ -4,19 +4,13 @@ import Glibc
 import Darwin
 #endif
 
-trace("main")
 // A closed pipe (`betactl devices | head`) must end output quietly, not kill the process with SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
-var probe: [String: String] = [:]
-probe["a"] = CommandLine.arguments[0]
-trace("dictionary")
 let environment = ProcessEnvironment.current()
-trace("environment")
 let prepared = BetactlCLI.prepare(Array(CommandLine.arguments.dropFirst()), environment: environment, console: .standard)
-trace("prepared")
-// Synchronous commands finish here, on the main thread, before any concurrency machinery starts.
+// Synchronous commands (symbolicate) finish here, on the main thread: this code runs before the
+// first `await`, so the concurrency runtime never starts its worker threads for them.
 if let status = BetactlCLI.finishSynchronously(prepared) {
-    trace("end")
     exit(status)
 }
-exit(await BetactlCLI.run(Array(CommandLine.arguments.dropFirst()), environment: environment, console: .standard))
+exit(await BetactlCLI.finish(prepared))

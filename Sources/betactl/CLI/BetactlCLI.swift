@@ -15,12 +15,21 @@ enum BetactlCLI {
     static func run(_ arguments: [String], environment: [String: String], console: Console) async -> Int32 {
         let prepared = prepare(arguments, environment: environment, console: console)
         if let status = finishSynchronously(prepared) { return status }
-        guard case let .command(command, invocation) = prepared else { return ExitStatus.failure.rawValue }
-        do {
-            try await command.run(invocation)
-            return ExitStatus.success.rawValue
-        } catch {
-            return fail(error, console: console, style: invocation.errorStyle)
+        return await finish(prepared)
+    }
+
+    /// Runs the prepared command, asynchronous or not, and returns the exit status.
+    static func finish(_ prepared: Prepared) async -> Int32 {
+        switch prepared {
+        case let .finished(status):
+            return status
+        case let .command(command, invocation):
+            do {
+                try await command.run(invocation)
+                return ExitStatus.success.rawValue
+            } catch {
+                return fail(error, console: invocation.console, style: invocation.errorStyle)
+            }
         }
     }
 

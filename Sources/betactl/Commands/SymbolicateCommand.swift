@@ -31,24 +31,20 @@ enum SymbolicateCommand: SynchronousCommand {
     static let maxReportSize = 64 << 20
 
     static func runSynchronously(_ invocation: Invocation) throws {
-        trace("run")
         let args = invocation.arguments
         let paths = args.arguments("REPORT")
         guard !paths.isEmpty else { throw invocation.usageError("give the crash report to symbolicate (betactl symbolicate REPORT)") }
         // The database is opened only if an image is neither indexed already nor given with --dsym.
         let homePath = invocation.homePath
         try Home.checkInitialised(at: homePath)
-        trace("home")
         let dsyms: DSYMPathLocator
         do { dsyms = try DSYMPathLocator(paths: args.values("--dsym")) } catch {
             throw CommandFailure(description: "\(error)", category: .invalidInput)
         }
-        trace("dsyms")
         let cache = try SymbolIndexCache(directory: Home.cachePath(home: homePath) + "/symbols")
         // dSYMs named on the command line win; the archive has every published build's symbols.
         let locator = ChainedSymbolFileLocator([dsyms, ArchiveSymbolFileLocator(homePath: homePath)])
         let symbolicator = Symbolicator(locator: locator, cache: cache)
-        trace("cache")
         let progress = progressReporter(invocation)
         let several = paths.count > 1
         var json: [String] = []
@@ -68,9 +64,7 @@ enum SymbolicateCommand: SynchronousCommand {
                 unreadable.append(path)
                 continue
             }
-            trace("report")
             let result = try symbolicator.symbolicate(report, progress: progress)
-            trace("symbolicated")
             if args.flag("--json") {
                 json.append(try result.renderJSON())
             } else {
@@ -81,7 +75,6 @@ enum SymbolicateCommand: SynchronousCommand {
                 if output.last != UInt8(ascii: "\n") { output.append(UInt8(ascii: "\n")) }
                 invocation.console.writeOutBytes(output)
             }
-            trace("rendered")
             let prefix = several ? "\(path): " : ""
             var messages = ""
             for image in result.imagesWithoutSymbols {
