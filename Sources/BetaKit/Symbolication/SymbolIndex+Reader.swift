@@ -54,39 +54,35 @@ extension SymbolIndex {
 
         mutating func lookup(_ address: UInt64) throws(SymbolicationError) -> [RawLocation] {
             let row = try lineRow(address)
-            var chain: [Int] = []
-            if var node = try innermostNode(address) {
-                while node >= 0 {
-                    guard chain.count < Self.maxChain, node < count(.nodes) else { throw corrupt("a node's parent chain is broken") }
-                    chain.append(node)
-                    node = Int(field(.nodes, node, 4, as: Int32.self))
-                }
-            }
             let none = SymbolIndexFormat.none
             var frames: [RawLocation] = []
-            frames.reserveCapacity(Swift.max(1, chain.count))
-            if chain.isEmpty {
+            // Innermost node first, then each parent: the outer frames take their file and line
+            // from the call site recorded in the node inside them.
+            var node = try innermostNode(address) ?? -1
+            var inner = -1
+            while node >= 0 {
+                guard frames.count < Self.maxChain, node < count(.nodes) else { throw corrupt("a node's parent chain is broken") }
+                var location = RawLocation(function: field(.nodes, node, 0, as: UInt32.self), file: none, line: 0, column: 0, isInlined: true)
+                if inner < 0 {
+                    if let row {
+                        location.file = try filePathOffset(row.file)
+                        location.line = Int(row.line)
+                        location.column = Int(row.column)
+                    }
+                } else {
+                    location.file = try filePathOffset(field(.nodes, inner, 20, as: UInt32.self))
+                    location.line = Int(field(.nodes, inner, 24, as: UInt32.self))
+                    location.column = Int(field(.nodes, inner, 28, as: UInt32.self))
+                }
+                frames.append(location)
+                inner = node
+                node = Int(field(.nodes, node, 4, as: Int32.self))
+            }
+            if frames.isEmpty {
                 frames.append(RawLocation(function: none, file: try row.map { r throws(SymbolicationError) in try filePathOffset(r.file) } ?? none,
                                           line: row.map { Int($0.line) } ?? 0, column: row.map { Int($0.column) } ?? 0, isInlined: false))
-            } else {
-                for (position, node) in chain.enumerated() {
-                    var location = RawLocation(function: field(.nodes, node, 0, as: UInt32.self), file: none, line: 0, column: 0,
-                                               isInlined: position < chain.count - 1)
-                    if position == 0 {
-                        if let row {
-                            location.file = try filePathOffset(row.file)
-                            location.line = Int(row.line)
-                            location.column = Int(row.column)
-                        }
-                    } else {
-                        let inner = chain[position - 1]
-                        location.file = try filePathOffset(field(.nodes, inner, 20, as: UInt32.self))
-                        location.line = Int(field(.nodes, inner, 24, as: UInt32.self))
-                        location.column = Int(field(.nodes, inner, 28, as: UInt32.self))
-                    }
-                    frames.append(location)
-                }
             }
+            frames[frames.count - 1].isInlined = false
             if let (symbol, start) = symbolName(address) {
                 frames[frames.count - 1].function = symbol
                 frames[frames.count - 1].symbolOffset = address &- start

@@ -331,13 +331,23 @@ struct TextOutput {
 /// the same address and image name: in a batch, most frames repeat.
 final class LocationRendering: Sendable {
     typealias Lines = (bytes: [UInt8], ends: [Int])
-    private let cached = Mutex<(imageName: String, lines: Lines)?>(nil)
+
+    private final class Rendered: Sendable {
+        let imageName: String
+        let lines: Lines
+        init(imageName: String, lines: Lines) {
+            self.imageName = imageName
+            self.lines = lines
+        }
+    }
+
+    private let cached = Mutex<Rendered?>(nil)
 
     /// The lines of `locations` in image `imageName`, from the cache when it holds them.
     func lines(_ locations: [SymbolicatedReport.Location], imageName: String) -> Lines {
         if let known = cached.withLock({ $0 }), known.imageName == imageName { return known.lines }
         let lines = Self.render(locations, imageName: imageName)
-        cached.withLock { $0 = (imageName, lines) }
+        cached.withLock { $0 = Rendered(imageName: imageName, lines: lines) }
         return lines
     }
 

@@ -9,6 +9,7 @@ import Darwin
 enum ProcessEnvironment {
     static func current() -> [String: String] {
         var result: [String: String] = [:]
+        result.reserveCapacity(64)
         // Optional on purpose: Darwin declares `environ` implicitly unwrapped.
         let start: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
         guard var entry = start else { return result }
