@@ -78,4 +78,20 @@ import Testing
         #expect(bad.stderr.contains("5 entitlement problems:"))
         #expect(bad.stderr.contains("entitlement \"keychain-access-groups\": the app was signed with [\"ZZZZZ99999.shared\"], but the profile \"Beta Ad Hoc\" allows only [\"ABCDE12345.*\", \"com.apple.token\"]"))
     }
+
+    @Test(.enabled(if: SharedFixtures.available))
+    func anAppWithoutItsExecutableIsAProblemNotASilentPass() throws {
+        let dir = try TemporaryDirectory()
+        let cli = Betactl(home: dir.child("home"))
+        try cli.ok("init")
+        let result = try cli.run("check-entitlements", SharedFixtures.url("ipas/iOSAppOnly.ipa").path)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("the executable \"Sample\" named by CFBundleExecutable is missing"))
+        #expect(result.stderr.contains("has no embedded.mobileprovision"))
+        let withProfile = try cli.run("check-entitlements", SharedFixtures.url("ipas/iOSAppOnly.ipa").path,
+                                      "--profile", Self.fixture("profiles/beta_adhoc.mobileprovision"))
+        #expect(withProfile.status == 1)
+        #expect(!withProfile.stderr.contains("embedded.mobileprovision"))
+        #expect(withProfile.stderr.contains("is missing"))
+    }
 }

@@ -12,7 +12,6 @@ enum CheckEntitlementsCommand: BetactlCommand {
         name: "check-entitlements", summary: "Check the entitlements each executable was signed with against its profile.",
         arguments: [ArgumentSpec(name: "APP", help: "An .ipa or .xcarchive (folder or zip).")],
         options: [.value("--profile", "P", "Check against this profile (UUID, name or file) instead of each bundle's embedded one.")],
-        
         discussion: "A mismatch makes iOS refuse the install with \"integrity could not be verified\"; each one is reported with the key, the app's value and what the profile allows.", group: .profiles)
 
     static func run(_ invocation: Invocation) async throws {
@@ -23,8 +22,14 @@ enum CheckEntitlementsCommand: BetactlCommand {
         defer { try? FileManager.default.removeItem(atPath: work) }
         let artifact = try ArtifactIngestor(workDirectory: work).ingest(path: path)
         guard let app = artifact.app else { throw CommandFailure(description: "\(path) is a dSYM, not an app; pass an .ipa or .xcarchive", category: .invalidInput) }
-        var problems: [String] = []
-        for executable in app.executables where executable.kind != .framework {
+        // Bundle problems (a missing executable, an unreadable Mach-O) would otherwise leave
+        // nothing to check and end in a silent success.
+        var problems = app.problems.filter { override == nil || !$0.message.contains("embedded.mobileprovision") }.map(\.description)
+        let checked = app.executables.filter { $0.kind != .framework }
+        if checked.isEmpty && problems.isEmpty {
+            problems.append("\(app.bundlePath): no executables to check; the app bundle holds no main executable or extensions")
+        }
+        for executable in checked {
             guard let profile = override ?? executable.profile else {
                 problems.append("\(executable.path): no embedded.mobileprovision to check against; pass --profile")
                 continue
