@@ -122,7 +122,12 @@ struct BinaryPlistReader {
             guard low == 3 else { throw fail("is a date that is not an 8-byte real") }
             let seconds = Double(bitPattern: try readInteger(at: offset + 1, size: 8))
             guard seconds.isFinite else { throw fail("is a date that is not a finite number") }
-            return (.date(Date(timeIntervalSinceReferenceDate: seconds)), 1)
+            let date = Date(timeIntervalSinceReferenceDate: seconds)
+            // The same dates an XML plist can hold, so that every plist read can also be written.
+            guard UTCDateComponents.fourDigitYears.contains(date.timeIntervalSince1970) else {
+                throw fail("is a date \(seconds) seconds from 2001, outside the years 0000 to 9999")
+            }
+            return (.date(date), 1)
         case 0x4:
             try count(1)
             let (start, length) = try extent(at: offset, low: low, unit: 1, fail: fail)

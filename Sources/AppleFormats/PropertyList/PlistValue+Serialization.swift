@@ -15,7 +15,7 @@ extension PlistValue {
 
     /// Serializes as an XML property list with keys sorted, laid out as Apple's tools write it.
     public func xmlBytes() throws(PlistError) -> [UInt8] {
-        XMLPlistWriter.write(self)
+        try XMLPlistWriter.write(self)
     }
 
     /// Serializes as a binary (`bplist00`) property list with keys sorted.

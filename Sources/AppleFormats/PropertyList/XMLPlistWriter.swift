@@ -13,7 +13,7 @@ import Darwin
 /// indentation, sorted keys, `<dict/>` and `<array/>` when empty, base64 wrapped to fit 76
 /// columns of indentation (tabs counted as 8, at most 8 of them), and dates in whole UTC seconds.
 enum XMLPlistWriter {
-    static func write(_ value: PlistValue) -> [UInt8] {
+    static func write(_ value: PlistValue) throws(PlistError) -> [UInt8] {
         var out: [UInt8] = []
         out += Array("""
         <?xml version="1.0" encoding="UTF-8"?>
@@ -21,12 +21,12 @@ enum XMLPlistWriter {
         <plist version="1.0">
 
         """.utf8)
-        append(value, depth: 0, to: &out)
+        try append(value, depth: 0, to: &out)
         out += Array("</plist>\n".utf8)
         return out
     }
 
-    static func append(_ value: PlistValue, depth: Int, to out: inout [UInt8]) {
+    static func append(_ value: PlistValue, depth: Int, to out: inout [UInt8]) throws(PlistError) {
         func indent(_ level: Int) { out += repeatElement(UInt8(ascii: "\t"), count: level) }
         func line(_ text: String) {
             indent(depth)
@@ -39,7 +39,7 @@ enum XMLPlistWriter {
         case let .integer(number): element("integer", String(number))
         case let .real(number): element("real", real(number))
         case let .bool(flag): line(flag ? "<true/>" : "<false/>")
-        case let .date(date): element("date", dateText(date))
+        case let .date(date): element("date", try dateText(date))
         case let .data(bytes):
             line("<data>")
             let width = 76 - 8 * min(depth, 8)
@@ -56,7 +56,7 @@ enum XMLPlistWriter {
         case let .array(elements):
             guard !elements.isEmpty else { return line("<array/>") }
             line("<array>")
-            for element in elements { append(element, depth: depth + 1, to: &out) }
+            for element in elements { try append(element, depth: depth + 1, to: &out) }
             line("</array>")
         case let .dictionary(entries):
             guard !entries.isEmpty else { return line("<dict/>") }
@@ -64,7 +64,7 @@ enum XMLPlistWriter {
             for key in entries.keys.sorted() {
                 indent(depth + 1)
                 out += Array("<key>\(escaped(key))</key>\n".utf8)
-                if let element = entries[key] { append(element, depth: depth + 1, to: &out) }
+                if let element = entries[key] { try append(element, depth: depth + 1, to: &out) }
             }
             line("</dict>")
         }
@@ -94,8 +94,10 @@ enum XMLPlistWriter {
         return String(decoding: buffer.prefix(Int(max(0, length))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    static func dateText(_ date: Date) -> String {
-        let parts = UTCDateComponents(date)
+    static func dateText(_ date: Date) throws(PlistError) -> String {
+        guard let parts = UTCDateComponents(date) else {
+            throw PlistError("the date \(date.timeIntervalSince1970) seconds from 1970 cannot be written in an XML property list, whose dates have four-digit years (0000 to 9999); store a date inside that range")
+        }
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
         var year = String(parts.year)
         while year.count < 4 { year = "0" + year }

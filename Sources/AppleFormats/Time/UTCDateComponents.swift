@@ -21,9 +21,17 @@ struct UTCDateComponents: Equatable, Sendable {
 }
 
 extension UTCDateComponents {
-    /// The components of `date`, rounded down to the whole second. (In an extension, so that the
-    /// memberwise initializer remains.)
-    init(_ date: Date) {
+    /// Seconds since 1970 from 0000-01-01T00:00:00Z up to (not including) 10000-01-01: the moments a
+    /// four-digit year can name. `init(_:)` needs its date inside, and formats that write dates as
+    /// text (XML property lists) can hold nothing else.
+    static let fourDigitYears: Range<Double> =
+        Double(CivilDays.days(year: 0, month: 1, day: 1) * 86400) ..< Double(CivilDays.days(year: 10000, month: 1, day: 1) * 86400)
+
+    /// The components of `date`, rounded down to the whole second; nil when it lies outside
+    /// `fourDigitYears` (a date read from a binary format can be any number of seconds, even one no
+    /// `Int` holds). (In an extension, so that the memberwise initializer remains.)
+    init?(_ date: Date) {
+        guard Self.fourDigitYears.contains(date.timeIntervalSince1970) else { return nil }
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         var days = seconds / 86400
         var inDay = seconds % 86400

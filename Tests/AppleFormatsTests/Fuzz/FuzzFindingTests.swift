@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+@testable import AppleFormats
+
+/// Inputs that libFuzzer found to trap, hang or exhaust memory in a parser (Tests/Fuzz), minimized
+/// and kept under `Tests/Fixtures/fuzz/<target>/`. Each must now be refused with an error or give a
+/// partial result; before its fix each of these tests stopped the test process.
+@Suite struct FuzzFindingTests {
+    static func input(_ target: String, _ name: String) throws -> [UInt8] {
+        Array(try LocalFixtures.data("fuzz/\(target)/\(name)"))
+    }
+
+    @Test func binaryPlistDateBeyondYear9999IsRefused() throws {
+        // A date of ~1e300 seconds was read, and writing it as XML converted it to Int and trapped.
+        let bytes = try Self.input("plist", "date-beyond-year-9999.bplist")
+        let error = #expect(throws: PlistError.self) { try PlistValue(parsing: bytes) }
+        #expect(error?.description.contains("outside the years 0000 to 9999") == true)
+    }
+
+    @Test(arguments: [1e300, -1e300, -62_167_219_201.0, 253_402_300_800.0])
+    func xmlPlistWriterRefusesDatesWithoutAFourDigitYear(secondsSince1970: Double) {
+        let value = PlistValue.dictionary(["when": .date(Date(timeIntervalSince1970: secondsSince1970))])
+        let error = #expect(throws: PlistError.self) { try value.xmlBytes() }
+        #expect(error?.description.contains("four-digit years") == true)
+    }
+
+    @Test func xmlPlistWriterStillWritesTheFirstAndLastFourDigitYearSeconds() throws {
+        for (seconds, text) in [(-62_167_219_200.0, "0000-01-01T00:00:00Z"), (253_402_300_799.0, "9999-12-31T23:59:59Z")] {
+            let xml = try PlistValue.date(Date(timeIntervalSince1970: seconds)).xmlBytes()
+            #expect(String(decoding: xml, as: UTF8.self).contains("<date>\(text)</date>"))
+            #expect(try PlistValue(parsing: xml) == .date(Date(timeIntervalSince1970: seconds)))
+        }
+    }
+}
