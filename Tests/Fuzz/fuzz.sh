@@ -29,14 +29,18 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}
 swift_flags=(-swift-version 6 -O -assert-config Debug -g -sanitize=fuzzer,address -parse-as-library -wmo
              -I "$out/modules" -I "$root/Sources/CZlib" -I "$root/Sources/CSQLite" -I "$root/Sources/CSystemShim")
 
-# Compiles one module's sources together with its harness files; skipped when nothing changed.
+# Compiles one module's sources together with its harness files; skipped when neither they nor the
+# modules it imports (named after it, already built) changed, since -O inlines across modules.
 build_module() {
     local module="$1"
+    shift
+    local upstream=""
+    for dependency in "$@"; do upstream+="$(cat "$out/obj/$dependency.stamp")"; done
     local sources=()
     mapfile -t sources < <(find "$root/Sources/$module" "$here/Harnesses/$module" -name '*.swift' 2>/dev/null | sort)
     local stamp="$out/obj/$module.stamp"
     local digest
-    digest="$(cat "${sources[@]}" | sha1sum | cut -d' ' -f1)-$(printf '%s ' "${swift_flags[@]}" | sha1sum | cut -d' ' -f1)"
+    digest="$(cat "${sources[@]}" | sha1sum | cut -d' ' -f1)-$(printf '%s ' "${swift_flags[@]}" "$upstream" | sha1sum | cut -d' ' -f1)"
     if [[ -f "$stamp" && "$(cat "$stamp")" == "$digest" && -f "$out/obj/$module.o" ]]; then return; fi
     echo "compiling $module (${#sources[@]} files)" >&2
     swiftc "${swift_flags[@]}" -module-name "$module" -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
@@ -47,8 +51,8 @@ build_module() {
 build() {
     mkdir -p "$out/obj" "$out/modules"
     build_module AppleFormats
-    build_module BetaKit
-    build_module BetaServer
+    build_module BetaKit AppleFormats
+    build_module BetaServer AppleFormats
     local objects=("$out/obj/AppleFormats.o" "$out/obj/BetaKit.o" "$out/obj/BetaServer.o")
     local main="$here/Harnesses/Main/FuzzMain.swift"
     if [[ -f "$binary" ]] && [[ -z "$(find "${objects[@]}" "$main" -newer "$binary")" ]]; then return; fi
