@@ -41,7 +41,10 @@ public struct RequestHeadParser: Sendable {
     public mutating func parse(_ bytes: UnsafeRawBufferPointer) throws(HTTPParseError) -> Result {
         var index = scanned
         let end = bytes.count
+        // Every limit is checked at the byte that breaks it, in order, so the error reported is the
+        // first problem in the bytes however they arrived: all at once or a few at a time.
         while index < end {
+            if index >= limits.headerSectionBytes { throw .headerSectionTooLarge(limit: limits.headerSectionBytes) }
             let byte = bytes[index]
             if byte == ASCII.cr {
                 if index + 1 >= end { break }  // wait to see what follows
@@ -52,9 +55,6 @@ public struct RequestHeadParser: Sendable {
             if byte == ASCII.lf {
                 if index == 0 || bytes[index - 1] != ASCII.cr { throw .bareLineFeed }
                 let lineLength = index - 1 - lineStart
-                if lines == 0 && lineLength > limits.requestLineBytes {
-                    throw .requestLineTooLong(limit: limits.requestLineBytes)
-                }
                 if lineLength == 0 && lines > 0 {
                     scanned = index + 1
                     let head = try Self.parseHead(UnsafeRawBufferPointer(rebasing: bytes[0..<index + 1]),
@@ -64,14 +64,12 @@ public struct RequestHeadParser: Sendable {
                 lines += 1
                 if lines > limits.headerFields + 1 { throw .tooManyHeaderFields(limit: limits.headerFields) }
                 lineStart = index + 1
+            } else if lines == 0 && index - lineStart >= limits.requestLineBytes {
+                throw .requestLineTooLong(limit: limits.requestLineBytes)
             }
             index += 1
         }
         scanned = index
-        if lines == 0 && index - lineStart > limits.requestLineBytes {
-            throw .requestLineTooLong(limit: limits.requestLineBytes)
-        }
-        if end > limits.headerSectionBytes { throw .headerSectionTooLarge(limit: limits.headerSectionBytes) }
         return .incomplete
     }
 
