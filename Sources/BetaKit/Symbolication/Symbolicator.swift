@@ -107,27 +107,48 @@ public struct Symbolicator: Sendable {
     }
 
     /// The index of `image`: from this symbolicator's memory, else the cache, else the locator.
+    /// An intact cached index is used without asking the locator; one built from damaged debug
+    /// information is offered every file the locator has, so an intact copy replaces it.
     private func symbols(for image: CrashReport.Image, isAppImage: Bool, progress: (@Sendable (SymbolIndexProgress) -> Void)?) throws -> ImageSymbols {
         guard let uuid = image.uuid else { return .missing("the report gives no UUID for it") }
         if let known = memo.image(uuid) { return known }
         let architecture = image.architecture.flatMap(MachOArchitecture.init(name:))
+        let cached = architecture.flatMap { cache.cachedIndex(uuid: uuid, architecture: $0) }
         let state: ImageSymbols
+        if let cached, !cached.isBuiltFromDamagedDebugInfo {
+            state = .indexed(cached)
+        } else {
+            state = try located(uuid: uuid, architecture: architecture, isAppImage: isAppImage, cached: cached, progress: progress)
+        }
+        memo.remember(uuid, state)
+        return state
+    }
+
+    /// The best index the locator's files give, starting from `cached`: files are tried in the
+    /// locator's order until one gives an index built from intact debug information.
+    private func located(uuid: UUID, architecture: MachOArchitecture?, isAppImage: Bool, cached: SymbolIndex?,
+                         progress: (@Sendable (SymbolIndexProgress) -> Void)?) throws -> ImageSymbols {
+        var best = cached
+        var failure: (any Error)?
         do {
-            if let architecture, let index = cache.cachedIndex(uuid: uuid, architecture: architecture) {
-                state = .indexed(index)
-            } else if let file = try isAppImage ? locator.symbolFile(for: uuid, architecture: architecture)
-                        : locator.symbolFile(forSystemImage: uuid, architecture: architecture) {
-                state = .indexed(try cache.index(for: file, progress: progress))
-            } else {
-                state = .missing(isAppImage ? "no dSYM with this UUID was given or archived" : "no symbol file with this UUID was given")
+            try locator.forEachSymbolFile(for: uuid, architecture: architecture, isSystemImage: !isAppImage) { file in
+                do {
+                    best = try cache.index(for: file, progress: progress)
+                } catch let error as CancellationError {
+                    throw error
+                } catch {
+                    failure = failure ?? error
+                }
+                return best?.isBuiltFromDamagedDebugInfo ?? true
             }
         } catch let error as CancellationError {
             throw error
         } catch {
-            state = .missing("\(error)")
+            failure = failure ?? error
         }
-        memo.remember(uuid, state)
-        return state
+        if let best { return .indexed(best) }
+        if let failure { return .missing("\(failure)") }
+        return .missing(isAppImage ? "no dSYM with this UUID was given or archived" : "no symbol file with this UUID was given")
     }
 
     private func imageIndex(of frame: CrashReport.Frame, in report: CrashReport) -> Int? {
