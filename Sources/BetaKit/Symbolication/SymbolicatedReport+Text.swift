@@ -25,14 +25,13 @@ extension SymbolicatedReport {
 
     /// Appends `renderText()` to `bytes`; a caller rendering many reports can reuse one buffer.
     public func renderText(appendingTo bytes: inout [UInt8]) {
-        var out = TextOutput(bytes: bytes)
-        bytes = []
+        var out = TextOutput(capacity: (report.text?.utf8.count ?? 4096) + 4096)
         if let text = report.text, report.format != .ips {
             renderEditing(text, into: &out)
         } else {
             renderFromModel(into: &out)
         }
-        bytes = out.bytes
+        out.copy(to: &bytes)
     }
 
     /// How many hex digits addresses are printed with: 16 for 64-bit processes, 8 for 32-bit ones.
@@ -74,15 +73,15 @@ extension SymbolicatedReport {
     /// offset when nothing is known. Each line ends with "\n".
     func appendFrameLines(_ frame: borrowing Frame, columns: inout FrameColumns, to out: inout TextOutput) {
         let imageName = frame.image?.name ?? frame.frame.imageName ?? "???"
-        let head = out.bytes.count
+        let head = out.count
         out.append(frame.frame.number)
         out.pad(to: head + 4, minimum: 1)
-        out.append(imageName)
+        out.append(string: imageName)
         out.appendSpaces(columns.padding(after: imageName))
         out.append("\t0x")
         out.appendHex(frame.frame.address, digits: columns.digits)
         out.append(" ")
-        let headEnd = out.bytes.count
+        let headEnd = out.count
         guard !frame.locations.isEmpty else {
             if let image = frame.image, let offset = frame.imageOffset {
                 out.append("0x")
@@ -95,16 +94,32 @@ extension SymbolicatedReport {
             out.append("\n")
             return
         }
-        let lines = frame.rendering?.lines(frame.locations, imageName: imageName) ?? LocationRendering.render(frame.locations, imageName: imageName)
-        var start = 0
-        for end in lines.ends {
-            if start > 0 {
-                // Inlined locations repeat the number, image and address.
-                for offset in head ..< headEnd { out.bytes.append(out.bytes[offset]) }
-            }
-            out.bytes.append(contentsOf: lines.bytes[start ..< end])
-            start = end
+        for (position, location) in frame.locations.enumerated() {
+            // Inlined locations repeat the number, image and address.
+            if position > 0 { out.appendCopy(of: head ..< headEnd) }
+            Self.appendLocation(location, imageName: imageName, to: &out)
         }
+    }
+
+    /// "function (in Image) (File.swift:12)\n", or "+ offset" instead of the file when only the
+    /// symbol table knew the function.
+    static func appendLocation(_ location: Location, imageName: String, to out: inout TextOutput) {
+        out.append(string: location.function ?? "???")
+        out.append(" (in ")
+        out.append(string: imageName)
+        out.append(")")
+        if let file = location.file, location.line > 0 {
+            out.append(" (")
+            out.appendLastPathComponent(file)
+            out.append(":")
+            out.append(location.line)
+            out.append(")")
+        } else if let offset = location.symbolOffset {
+            out.append(" + ")
+            out.append(offset)
+        }
+        if location.inlined { out.append(" [inlined]") }
+        out.append("\n")
     }
 
     /// Copies the original text, replacing each frame's line with its symbolicated lines.
@@ -150,17 +165,15 @@ extension SymbolicatedReport {
             }
             if !replacements.isSorted(by: { $0.line < $1.line }) { replacements.sort { $0.line < $1.line } }
             var columns = FrameColumns(digits: addressDigits)
-            out.bytes.reserveCapacity(bytes.count + replacements.count * 96)
-            var next = 0
-            for number in 0 ..< lineCount where !removed.contains(number) {
-                while next < replacements.count, replacements[next].line < number { next += 1 }
-                guard next < replacements.count, replacements[next].line == number else {
-                    out.bytes.append(contentsOf: line(number))
-                    out.bytes.append(UInt8(ascii: "\n"))
-                    continue
-                }
-                let replacement = replacements[next]
-                next += 1
+            out.reserve(bytes.count + replacements.count * 96)
+            // Lines between replacements are copied as one run, line breaks included. A line that
+            // holds several frames (never in a real report) is replaced by the first.
+            var cursor = 0
+            for replacement in replacements where replacement.line >= cursor && replacement.line < lineCount {
+                out.append(UnsafeBufferPointer(rebasing: bytes[starts[cursor] ..< starts[replacement.line]]))
+                cursor = replacement.line + 1
+                // The rest of a compact backtrace goes with its first line.
+                if !removed.isEmpty, cursor == removed.lowerBound { cursor = removed.upperBound }
                 if replacement.thread >= 0 {
                     appendFrameLines(threads[replacement.thread].frames[replacement.frame], columns: &columns, to: &out)
                 } else if let backtrace = lastExceptionBacktrace {
@@ -171,8 +184,12 @@ extension SymbolicatedReport {
                     }
                 }
             }
-            // Lines are joined by line breaks: the last one gets none (a text ending in "\n" has an empty last line).
-            if out.bytes.last == UInt8(ascii: "\n") { out.bytes.removeLast() }
+            if cursor < lineCount {
+                out.append(UnsafeBufferPointer(rebasing: bytes[starts[cursor]...]))
+            } else if out.last == UInt8(ascii: "\n") {
+                // The text ended on a replaced line without a line break of its own.
+                out.removeLast()
+            }
         }
     }
 
@@ -180,14 +197,14 @@ extension SymbolicatedReport {
         var columns = FrameColumns(digits: addressDigits)
         func field(_ key: String, _ value: String?) {
             guard let value else { return }
-            out.append(key)
+            out.append(string: key)
             out.append(":")
             out.appendSpaces(Swift.max(1, 21 - key.count - 1))
-            out.append(value)
+            out.append(string: value)
             out.append("\n")
         }
         func line(_ text: String = "") {
-            out.append(text)
+            out.append(string: text)
             out.append("\n")
         }
         field("Incident Identifier", report.incidentIdentifier)
@@ -241,7 +258,7 @@ extension SymbolicatedReport {
             let end = image.endAddress.map { "0x" + String($0, radix: 16) } ?? "???"
             let uuid = image.uuid.map { "<" + $0.uuidString.filter { $0 != "-" }.lowercased() + ">" } ?? "<???>"
             out.appendSpaces(Swift.max(0, 18 - start.count))
-            out.append(start)
+            out.append(string: start)
             out.append(" - ")
             out.appendSpaces(Swift.max(0, 18 - end.count))
             line("\(end) \(image.name) \(image.architecture ?? "")  \(uuid) \(image.path ?? "")")

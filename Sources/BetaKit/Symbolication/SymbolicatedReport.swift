@@ -58,15 +58,6 @@ public struct SymbolicatedReport: Sendable {
         public var locations: [Location]
         /// How the frame was resolved.
         public var status: Status
-        /// The rendered text of `locations`, shared by every frame a symbolicator resolved to the
-        /// same address (a cache, so not part of the frame's value).
-        var rendering: LocationRendering?
-
-        /// Frames are equal when everything but the rendering cache is.
-        public static func == (lhs: Frame, rhs: Frame) -> Bool {
-            lhs.frame == rhs.frame && lhs.image == rhs.image && lhs.imageOffset == rhs.imageOffset && lhs.locations == rhs.locations
-                && lhs.status == rhs.status
-        }
     }
 
     /// A function and source position.

@@ -13,7 +13,7 @@ final class SymbolicationMemo: Sendable {
     /// The tables, used under the memo's lock (taken once per report, not once per frame).
     struct Tables {
         var images: [UUID: Symbolicator.ImageSymbols] = [:]
-        var locations: [LocationKey: (locations: [SymbolicatedReport.Location], rendering: LocationRendering?)] = [:]
+        var locations: [LocationKey: [SymbolicatedReport.Location]] = [:]
         // Strings of an index's string table by offset: function names (raw and as displayed) and
         // file paths (displayed as they are).
         var names: [NameKey: (raw: String, shown: String)] = [:]
@@ -25,18 +25,10 @@ final class SymbolicationMemo: Sendable {
             names.reserveCapacity(64)
         }
 
-        /// The locations of `offset` in `index`, with names as Apple shows them, and, from the
-        /// second time the address is seen, the cache of their rendered text shared by every frame
-        /// at that address (an address seen once would only pay for it).
-        mutating func locations(in index: SymbolIndex, at offset: UInt64) throws(SymbolicationError)
-            -> (locations: [SymbolicatedReport.Location], rendering: LocationRendering?) {
+        /// The locations of `offset` in `index`, with names as Apple shows them.
+        mutating func locations(in index: SymbolIndex, at offset: UInt64) throws(SymbolicationError) -> [SymbolicatedReport.Location] {
             let key = LocationKey(index: ObjectIdentifier(index), offset: offset)
-            if let known = locations[key] {
-                if known.rendering != nil { return known }
-                let entry = (locations: known.locations, rendering: Optional(LocationRendering()))
-                locations[key] = entry
-                return entry
-            }
+            if let known = locations[key] { return known }
             var found: [SymbolicatedReport.Location] = []
             for raw in try index.rawLookup(address: index.textAddress &+ offset) {
                 let name = try string(in: index, at: raw.function, demangling: true)
@@ -46,8 +38,8 @@ final class SymbolicationMemo: Sendable {
                                                          symbolOffset: raw.symbolOffset))
             }
             if locations.count >= SymbolicationMemo.maxLocations { locations.removeAll() }
-            locations[key] = (found, nil)
-            return (found, nil)
+            locations[key] = found
+            return found
         }
 
         private mutating func string(in index: SymbolIndex, at offset: UInt32, demangling: Bool) throws(SymbolicationError)

@@ -172,7 +172,7 @@ public struct Symbolicator: Sendable {
         }
         let lookupOffset = Self.lookupOffset(offset, isReturnAddress: isReturnAddress, architecture: index.architecture)
         do {
-            (result.locations, result.rendering) = try tables.locations(in: index, at: lookupOffset)
+            result.locations = try tables.locations(in: index, at: lookupOffset)
         } catch {
             images[imageIndex] = mayRebuild ? .damaged(index, error) : .missing("\(error)")
             return result
@@ -180,7 +180,6 @@ public struct Symbolicator: Sendable {
         result.status = result.locations.isEmpty ? .notFound : .symbolicated
         if result.locations.isEmpty, frame.symbol != nil {
             result.locations = reportLocations(frame, tables: &tables)
-            result.rendering = nil
             result.status = .fromReport
         }
         return result
