@@ -71,21 +71,23 @@ extension SymbolicatedReport {
 
     /// The lines of one frame: one per location (inlined functions first), or the image and
     /// offset when nothing is known. Each line ends with "\n".
-    func appendFrameLines(_ frame: borrowing Frame, columns: inout FrameColumns, to out: inout TextOutput) {
-        let imageName = frame.image?.name ?? frame.frame.imageName ?? "???"
+    func appendFrameLines(_ frame: borrowing CrashReport.Frame, _ resolution: FrameResolution, columns: inout FrameColumns,
+                          to out: inout TextOutput) {
+        let image = resolution.imageIndex >= 0 ? Int(resolution.imageIndex) : nil
+        let imageName = image.map { report.images[$0].name } ?? frame.imageName ?? "???"
         let head = out.count
-        out.append(frame.frame.number)
+        out.append(frame.number)
         out.pad(to: head + 4, minimum: 1)
         out.append(string: imageName)
         out.appendSpaces(columns.padding(after: imageName))
         out.append("\t0x")
-        out.appendHex(frame.frame.address, digits: columns.digits)
+        out.appendHex(frame.address, digits: columns.digits)
         out.append(" ")
         let headEnd = out.count
-        guard !frame.locations.isEmpty else {
-            if let image = frame.image, let offset = frame.imageOffset {
+        guard let resolved = resolution.resolved else {
+            if let image, let offset = resolution.imageOffset {
                 out.append("0x")
-                out.appendHex(image.loadAddress, digits: 0)
+                out.appendHex(report.images[image].loadAddress, digits: 0)
                 out.append(" + ")
                 out.append(offset)
             } else {
@@ -94,32 +96,21 @@ extension SymbolicatedReport {
             out.append("\n")
             return
         }
-        for (position, location) in frame.locations.enumerated() {
-            // Inlined locations repeat the number, image and address.
-            if position > 0 { out.appendCopy(of: head ..< headEnd) }
-            Self.appendLocation(location, imageName: imageName, to: &out)
-        }
+        // Inlined locations repeat the number, image and address.
+        resolved.appendLines(imageName: imageName, head: head ..< headEnd, to: &out)
     }
 
-    /// "function (in Image) (File.swift:12)\n", or "+ offset" instead of the file when only the
-    /// symbol table knew the function.
-    static func appendLocation(_ location: Location, imageName: String, to out: inout TextOutput) {
-        out.append(string: location.function ?? "???")
-        out.append(" (in ")
-        out.append(string: imageName)
-        out.append(")")
-        if let file = location.file, location.line > 0 {
-            out.append(" (")
-            out.appendLastPathComponent(file)
-            out.append(":")
-            out.append(location.line)
-            out.append(")")
-        } else if let offset = location.symbolOffset {
-            out.append(" + ")
-            out.append(offset)
+    /// The lines of frames `range` of `frames` (a thread's or the exception backtrace), whose
+    /// resolutions start at `start`. The frames are borrowed where they are, not copied.
+    func appendFrameLines(_ frames: [CrashReport.Frame], _ range: Range<Int>, resolutionsFrom start: Int, columns: inout FrameColumns,
+                          to out: inout TextOutput) {
+        frames.withUnsafeBufferPointer { frames in
+            resolutions.withUnsafeBufferPointer { resolutions in
+                for position in range where position < frames.count && start + position < resolutions.count {
+                    appendFrameLines(frames[position], resolutions[start + position], columns: &columns, to: &out)
+                }
+            }
         }
-        if location.inlined { out.append(" [inlined]") }
-        out.append("\n")
     }
 
     /// Copies the original text, replacing each frame's line with its symbolicated lines.
@@ -144,28 +135,31 @@ extension SymbolicatedReport {
             // Replacements sorted by line (frames are listed in text order, so this is nearly sorted
             // already), naming frames by position so that none is copied.
             var replacements: [Replacement] = []
-            replacements.reserveCapacity(threads.reduce(0) { $0 + $1.frames.count })
-            for (thread, frames) in threads.enumerated() {
-                for position in frames.frames.indices {
-                    if let number = frames.frames[position].frame.textLine { replacements.append(Replacement(line: number, thread: thread, frame: position)) }
+            replacements.reserveCapacity(resolutions.count)
+            for (thread, source) in report.threads.enumerated() {
+                source.frames.withUnsafeBufferPointer { frames in
+                    for position in frames.indices {
+                        if let number = frames[position].textLine { replacements.append(Replacement(line: number, thread: thread, frame: position)) }
+                    }
                 }
             }
             var removed = 0 ..< 0
-            if let backtrace = lastExceptionBacktrace, let first = backtrace.first?.frame.textLine, first < lineCount,
+            if let backtrace = report.lastExceptionBacktrace, let first = backtrace.first?.textLine, first < lineCount,
                line(first).drop(while: { $0 == 0x20 || $0 == 0x09 }).first == UInt8(ascii: "(") {
                 // The compact "(0x… 0x…)" form becomes numbered frames, as symbolicatecrash writes it.
                 var end = first
                 while end < lineCount - 1, !line(end).contains(UInt8(ascii: ")")) { end += 1 }
                 removed = first + 1 ..< end + 1
                 replacements.append(Replacement(line: first, thread: -1, frame: -1))
-            } else if let backtrace = lastExceptionBacktrace {
+            } else if let backtrace = report.lastExceptionBacktrace {
                 for position in backtrace.indices {
-                    if let number = backtrace[position].frame.textLine { replacements.append(Replacement(line: number, thread: -1, frame: position)) }
+                    if let number = backtrace[position].textLine { replacements.append(Replacement(line: number, thread: -1, frame: position)) }
                 }
             }
             if !replacements.isSorted(by: { $0.line < $1.line }) { replacements.sort { $0.line < $1.line } }
             var columns = FrameColumns(digits: addressDigits)
             out.reserve(bytes.count + replacements.count * 96)
+            let backtraceStart = threadStarts[report.threads.count]
             // Lines between replacements are copied as one run, line breaks included. A line that
             // holds several frames (never in a real report) is replaced by the first.
             var cursor = 0
@@ -175,13 +169,11 @@ extension SymbolicatedReport {
                 // The rest of a compact backtrace goes with its first line.
                 if !removed.isEmpty, cursor == removed.lowerBound { cursor = removed.upperBound }
                 if replacement.thread >= 0 {
-                    appendFrameLines(threads[replacement.thread].frames[replacement.frame], columns: &columns, to: &out)
-                } else if let backtrace = lastExceptionBacktrace {
-                    if replacement.frame >= 0 {
-                        appendFrameLines(backtrace[replacement.frame], columns: &columns, to: &out)
-                    } else {
-                        for position in backtrace.indices { appendFrameLines(backtrace[position], columns: &columns, to: &out) }
-                    }
+                    appendFrameLines(report.threads[replacement.thread].frames, replacement.frame ..< replacement.frame + 1,
+                                     resolutionsFrom: threadStarts[replacement.thread], columns: &columns, to: &out)
+                } else if let backtrace = report.lastExceptionBacktrace {
+                    let range = replacement.frame >= 0 ? replacement.frame ..< replacement.frame + 1 : 0 ..< backtrace.count
+                    appendFrameLines(backtrace, range, resolutionsFrom: backtraceStart, columns: &columns, to: &out)
                 }
             }
             if cursor < lineCount {
@@ -229,7 +221,7 @@ extension SymbolicatedReport {
         }
         if let termination = report.terminationReason { line("Termination Reason: " + termination) }
         line()
-        if let crashed = report.crashedThread ?? threads.first(where: \.crashed)?.number {
+        if let crashed = report.crashedThread ?? report.threads.first(where: \.crashed)?.number {
             line("Triggered by Thread:  \(crashed)")
             line()
         }
@@ -238,17 +230,17 @@ extension SymbolicatedReport {
             line(info)
             line()
         }
-        if let backtrace = lastExceptionBacktrace {
+        if let backtrace = report.lastExceptionBacktrace {
             line("Last Exception Backtrace:")
-            for frame in backtrace { appendFrameLines(frame, columns: &columns, to: &out) }
+            appendFrameLines(backtrace, backtrace.indices, resolutionsFrom: threadStarts[report.threads.count], columns: &columns, to: &out)
             line()
         }
-        for thread in threads {
+        for (index, thread) in report.threads.enumerated() {
             if let name = thread.name ?? thread.queue.map({ "Dispatch queue: \($0)" }) {
                 line("Thread \(thread.number) name:   \(name)")
             }
             line("Thread \(thread.number)\(thread.crashed ? " Crashed" : ""):")
-            for frame in thread.frames { appendFrameLines(frame, columns: &columns, to: &out) }
+            appendFrameLines(thread.frames, thread.frames.indices, resolutionsFrom: threadStarts[index], columns: &columns, to: &out)
             line()
         }
         line()
