@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 // The Swift runtime's demanglers, linked directly rather than looked up with dlsym: a betactl
-// built with --static-swift-stdlib carries the runtime inside the executable, where dlsym cannot
+// release build carries the runtime inside the executable (Package.swift), where dlsym cannot
 // see it. Only pointers and integers cross, which the Swift and C calling conventions pass alike.
 @_silgen_name("swift_demangle")
 private func runtimeFullDemangle(_ mangledName: UnsafePointer<CChar>?, _ length: Int, _ outputBuffer: UnsafeMutablePointer<CChar>?,
