@@ -146,3 +146,18 @@ extension SymbolicateCommandTests {
         #expect(array.map { $0["format"] as? String } == ["text", "ips"])
     }
 }
+
+extension SymbolicateCommandTests {
+    @Test func anIndexBuiltFromADamagedDSYMIsRebuiltWhenAnIntactOneIsGiven() throws {
+        let (dir, cli) = try initialisedHome()
+        let damaged = try SymbolIndexingCommandTests.damagedDSYM(in: dir)
+        let first = try cli.ok("symbolicate", Self.report("App-legacy.crash"), "--dsym", damaged)
+        #expect(first.contains("parse_number (in App) + "))
+        #expect(!first.contains("parse.c:"))
+        let second = try cli.ok("symbolicate", Self.report("App-legacy.crash"), "--dsym", Self.dsym)
+        #expect(second.contains("\t0x0000000104a2c0b8 parse_number (in App) (parse.c:6)"))
+        // The rebuilt index serves later runs without any dSYM.
+        let third = try cli.ok("symbolicate", Self.report("App-legacy.crash"))
+        #expect(third == second)
+    }
+}
