@@ -27,6 +27,19 @@ import Testing
         #expect(cached == ["4C4C440B-5555-3144-A184-68D7AACD7C75-arm64.symidx"])
     }
 
+    @Test func inputsThatAreNotFilesAreRefusedNamingWhatTheyAre() throws {
+        let (dir, cli) = try initialisedHome()
+        let device = try cli.run("symbolicate", "/dev/zero")
+        #expect(device.status == 65)
+        #expect(device.stderr.contains("/dev/zero: it is a character device, not a regular file"))
+        let folder = try cli.run("symbolicate", dir.path)
+        #expect(folder.status == 65)
+        #expect(folder.stderr.contains("it is a directory, not a regular file"))
+        let profile = try cli.run("import-profile", "/dev/null")
+        #expect(profile.status != 0)
+        #expect(profile.stderr.contains("/dev/null: it is a character device"))
+    }
+
     @Test func archivedSymbolsAreUsedWithoutDSYMOptions() throws {
         let (dir, cli) = try initialisedHome()
         defer { withExtendedLifetime(dir) {} }
