@@ -30,7 +30,14 @@ let package = Package(
         .target(name: "AppleFormats", dependencies: ["CZlib"]),
         .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite"]),
         .target(name: "BetaServer", dependencies: ["BetaKit", "CSystemShim", "CZlib"]),
-        .executableTarget(name: "betactl", dependencies: ["BetaKit", "BetaServer", "AppleFormats"]),
+        .executableTarget(
+            name: "betactl",
+            dependencies: ["BetaKit", "BetaServer", "AppleFormats"],
+            // A release build on Linux carries the Swift runtime and FoundationEssentials inside the
+            // binary: it runs on a machine without the toolchain, and it starts in about half the time
+            // because the dynamic loader has no Swift libraries to find and bind (bench/symbolicate).
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"], .when(platforms: [.linux], configuration: .release))]
+        ),
         // Minimal host for the HTTP engine, driven by BetaServerTests and bench/http.
         .executableTarget(name: "BetaServerHost", dependencies: ["BetaServer"]),
 

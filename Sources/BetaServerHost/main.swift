@@ -82,7 +82,7 @@ do {
 
     let log = accessLog ? ServerLog.standardError : ServerLog.messagesOnly
     let server = try HTTPServer(configuration: configuration, router: router, log: log)
-    ServerSignals.onTermination { name in
+    try ServerSignals.onTermination { name in
         log.message("\(name): draining")
         server.shutdown()
     }

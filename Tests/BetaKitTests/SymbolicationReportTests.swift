@@ -146,7 +146,7 @@ extension SymbolicationReportTests {
             let found = try #require(try locator.symbolFile(for: expected.uuid, architecture: nil))
             #expect(found.uuid == expected.uuid)
             #expect(found.architecture == variant.architecture)
-            let index = try SymbolIndexCache(directory: home.cachePath + "/symbols").index(for: found)
+            let index = try SymbolIndexCache(directory: home.symbolIndexPath).index(for: found)
             let sample = try #require(try SymbolFixtures.expected(variant).first { $0.frames.count > 1 })
             #expect(SymbolFixtures.frames(try index.lookup(address: sample.address)) == sample.frames)
         }

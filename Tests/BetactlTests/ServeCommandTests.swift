@@ -28,14 +28,19 @@ import Testing
         return (process, url, errors)
     }
 
-    func waitForExit(_ process: Process) async -> Int32 {
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
+    /// The exit status, or nil when the process still runs after a minute (it is then killed, so a
+    /// server that ignores a signal fails the test instead of hanging the suite).
+    func waitForExit(_ process: Process) async -> Int32? {
+        for _ in 0..<600 {
+            if !process.isRunning {
                 process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus)
+                return process.terminationStatus
             }
-            thread.start()
+            try? await Task.sleep(for: .milliseconds(100))
         }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return nil
     }
 
     @Test func serveLogsItsAddressAnswersHealthzAndStopsOnSigterm() async throws {
@@ -67,6 +72,18 @@ import Testing
         #expect(url.hasPrefix("http://[::1]:"))
         kill(process.processIdentifier, SIGINT)
         #expect(await waitForExit(process) == 0)
+    }
+
+    @Test func aSignalRightAfterStartUpIsNeverLost() async throws {
+        let dir = try TemporaryDirectory()
+        let cli = Betactl(home: dir.child("home"))
+        try cli.ok("init")
+        for round in 0..<12 {
+            let (process, _, _) = try await startServe(cli, ["--listen", "127.0.0.1:0"])
+            defer { if process.isRunning { process.terminate() } }
+            kill(process.processIdentifier, round.isMultiple(of: 2) ? SIGTERM : SIGINT)
+            #expect(await waitForExit(process) == 0, "round \(round)")
+        }
     }
 
     @Test func aPortAlreadyInUseNamesThePortAndTheFix() async throws {

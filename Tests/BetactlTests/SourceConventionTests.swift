@@ -132,3 +132,18 @@ import Testing
         #expect(misses.isEmpty, "Glibc imported without a Darwin branch (betactl must build on macOS):\n\(misses.joined(separator: "\n"))")
     }
 }
+
+extension SourceConventionTests {
+    /// `symbolicate`, `release` and `add-symbols` must read and write the same index folder: its
+    /// name is spelled once, in `Home`, and everything else asks `Home` for it.
+    @Test func theSymbolIndexFolderIsNamedOnlyInHome() throws {
+        var spellings: [String] = []
+        for file in try Self.swiftSources() where file.path != "Sources/BetaKit/Home/Home.swift" {
+            for (index, raw) in file.lines.enumerated() {
+                let code = raw.components(separatedBy: "//").first ?? raw
+                if code.contains("\"/symbols\"") || code.contains("cache/symbols\"") { spellings.append("\(file.path):\(index + 1): \(Self.trimmed(raw))") }
+            }
+        }
+        #expect(spellings.isEmpty, "the symbol index folder spelled outside Home.symbolIndexPath:\n\(spellings.joined(separator: "\n"))")
+    }
+}

@@ -123,3 +123,56 @@ import Testing
         }
     }
 }
+
+extension SymbolIndexingCommandTests {
+    /// A copy of the App dSYM whose first compile unit claims DWARF version 0xFFFF.
+    static func damagedDSYM(in dir: TemporaryDirectory) throws -> String {
+        let copy = dir.child("Damaged.dSYM")
+        try FileManager.default.copyItem(atPath: fixture("symbols/arm64-dwarf4/App.dSYM"), toPath: copy)
+        let dwarf = copy + "/Contents/Resources/DWARF/App"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dwarf)))
+        let offset = try bytes.withUnsafeBytes { raw in Int(try #require(try MachOImage(bytes: raw).section(named: "__debug_info")).fileOffset) }
+        bytes[offset + 4] = 0xFF
+        bytes[offset + 5] = 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: dwarf))
+        return copy
+    }
+
+    struct SymbolPaths: Decodable {
+        struct Entry: Decodable { var uuid: String; var path: String }
+        var symbols: [Entry]
+    }
+
+    @Test func addSymbolsReplacesADamagedArchivedDSYMWithAnIntactOneAndKeepsTheOldFile() throws {
+        let dir = try TemporaryDirectory()
+        let home = dir.child("home")
+        let cli = Betactl(home: home)
+        try cli.ok("init")
+        try cli.ok("add-symbols", try Self.damagedDSYM(in: dir))
+        let before = try JSONDecoder().decode(SymbolPaths.self, from: Data(try cli.ok("symbols", "--json").utf8)).symbols
+        let damagedBlob = try #require(before.first?.path)
+        #expect(!(try cli.ok("symbolicate", Self.fixture("symbols/crashes/App-309.ips"))).contains("parse.c:"))
+
+        let result = try cli.run("add-symbols", Self.fixture("symbols/arm64-dwarf4/App.dSYM"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("replaced \(Self.crashImage) (arm64): the archived copy was replaced by an intact one: its debug information is damaged"))
+        #expect(result.stdout.contains("Archived 0 new symbol slices and replaced 1 damaged one."))
+        #expect(result.stderr.isEmpty, "unexpected warnings: \(result.stderr)")
+        let after = try JSONDecoder().decode(SymbolPaths.self, from: Data(try cli.ok("symbols", "--json").utf8)).symbols
+        #expect(after.count == 1)
+        #expect(after.first?.path != damagedBlob)
+        #expect(FileManager.default.fileExists(atPath: damagedBlob), "the damaged file must stay in the archive")
+        // The replacing copy was indexed at once: symbolicate finds file and line without a dSYM.
+        let symbolicated = try cli.ok("symbolicate", Self.fixture("symbols/crashes/App-309.ips"))
+        #expect(symbolicated.contains("parse_number (in App) (parse.c:6)"))
+    }
+
+    @Test func addSymbolsHelpAndReadmeDescribeTheReplacement() throws {
+        let dir = try TemporaryDirectory()
+        let help = try Betactl(home: dir.child("home")).ok("add-symbols", "--help")
+        #expect(help.contains("the copy given is intact, the given copy replaces it"))
+        #expect(help.contains("The damaged file is never deleted"))
+        let readme = try String(contentsOf: SourceConventionTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("that copy then replaces it (the damaged file stays in the archive)"))
+    }
+}

@@ -27,6 +27,19 @@ import Testing
         #expect(cached == ["4C4C440B-5555-3144-A184-68D7AACD7C75-arm64.symidx"])
     }
 
+    @Test func inputsThatAreNotFilesAreRefusedNamingWhatTheyAre() throws {
+        let (dir, cli) = try initialisedHome()
+        let device = try cli.run("symbolicate", "/dev/zero")
+        #expect(device.status == 65)
+        #expect(device.stderr.contains("/dev/zero: it is a character device, not a regular file"))
+        let folder = try cli.run("symbolicate", dir.path)
+        #expect(folder.status == 65)
+        #expect(folder.stderr.contains("it is a directory, not a regular file"))
+        let profile = try cli.run("import-profile", "/dev/null")
+        #expect(profile.status != 0)
+        #expect(profile.stderr.contains("/dev/null: it is a character device"))
+    }
+
     @Test func archivedSymbolsAreUsedWithoutDSYMOptions() throws {
         let (dir, cli) = try initialisedHome()
         defer { withExtendedLifetime(dir) {} }
@@ -144,5 +157,20 @@ extension SymbolicateCommandTests {
         let json = try cli.ok("symbolicate", legacy, ips, "--dsym", Self.dsym, "--json")
         let array = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
         #expect(array.map { $0["format"] as? String } == ["text", "ips"])
+    }
+}
+
+extension SymbolicateCommandTests {
+    @Test func anIndexBuiltFromADamagedDSYMIsRebuiltWhenAnIntactOneIsGiven() throws {
+        let (dir, cli) = try initialisedHome()
+        let damaged = try SymbolIndexingCommandTests.damagedDSYM(in: dir)
+        let first = try cli.ok("symbolicate", Self.report("App-legacy.crash"), "--dsym", damaged)
+        #expect(first.contains("parse_number (in App) + "))
+        #expect(!first.contains("parse.c:"))
+        let second = try cli.ok("symbolicate", Self.report("App-legacy.crash"), "--dsym", Self.dsym)
+        #expect(second.contains("\t0x0000000104a2c0b8 parse_number (in App) (parse.c:6)"))
+        // The rebuilt index serves later runs without any dSYM.
+        let third = try cli.ok("symbolicate", Self.report("App-legacy.crash"))
+        #expect(third == second)
     }
 }

@@ -27,10 +27,9 @@ import tempfile
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+# `swift build -c release` links the Swift runtime and FoundationEssentials statically on Linux
+# (Package.swift), so this is the binary a user installs.
 BETACTL = os.path.join(ROOT, ".build/release/betactl")
-# Built by run.sh with --static-swift-stdlib, the documented release build (README): no dynamic
-# loading of the Swift runtime and FoundationEssentials at every start.
-BETACTL_STATIC = os.path.join(ROOT, ".build-static/release/betactl")
 SYMBOLIZER = shutil.which("llvm-symbolizer-19") or "llvm-symbolizer"
 DWARFDUMP = shutil.which("llvm-dwarfdump-19") or "llvm-dwarfdump"
 NM = shutil.which("llvm-nm-19") or "llvm-nm"
@@ -128,16 +127,6 @@ def make_reports(name, dsym, count, directory):
     return lookups
 
 
-def identical_output(home, dsym, lookups):
-    """How many reports the static build prints exactly as the dynamic one (text and stderr)."""
-    same = 0
-    for path, _ in lookups:
-        outputs = [subprocess.run([binary, "--home", home, "symbolicate", path, "--dsym", dsym], capture_output=True, check=True)
-                   for binary in (BETACTL, BETACTL_STATIC)]
-        same += outputs[0].stdout == outputs[1].stdout and outputs[0].stderr == outputs[1].stderr
-    return same
-
-
 def agreement(home, dsym, dwarf, lookups):
     """Compares betactl --json frames with llvm-symbolizer for every looked-up address."""
     same = total = 0
@@ -165,13 +154,10 @@ def run_dataset(name, dsym, reports, runs, work):
     lookups = make_reports(name, dsym, reports, directory)
     cache = os.path.join(home, "cache", "symbols")
 
-    builds, static_builds = [], []
+    builds = []
     for _ in range(runs):
         shutil.rmtree(cache, ignore_errors=True)
         builds.append(measure([BETACTL, "--home", home, "symbolicate", lookups[0][0], "--dsym", dsym]))
-        if os.path.exists(BETACTL_STATIC):
-            shutil.rmtree(cache, ignore_errors=True)
-            static_builds.append(measure([BETACTL_STATIC, "--home", home, "symbolicate", lookups[0][0], "--dsym", dsym]))
     dumps = [measure([DWARFDUMP, "--debug-line", dwarf]) for _ in range(runs)]
     index_size = sum(os.path.getsize(os.path.join(cache, f)) for f in os.listdir(cache))
 
@@ -199,19 +185,29 @@ def run_dataset(name, dsym, reports, runs, work):
         r = measure([binary, "--home", home, "symbolicate", *[p for p, _ in lookups], "--dsym", dsym])
         return r[0] / len(lookups), r[3] / len(lookups)
 
-    static = os.path.exists(BETACTL_STATIC)
-    ours, ours_static, theirs, ours_batch, static_batch, theirs_batch = [], [], [], [], [], []
+    # The same reports ten times over in one process each: start-up hardly counts any more, so
+    # this is what a report costs each tool once running (betactl reads, parses, resolves and
+    # prints a whole report; llvm-symbolizer gets its bare addresses).
+    def long_batch_llvm():
+        with tempfile.TemporaryFile("w+") as f:
+            f.write("\n".join(hex(a) for _, addresses in lookups * 10 for a in addresses) + "\n")
+            f.seek(0)
+            r = measure([SYMBOLIZER, "--inlines", f"--obj={dwarf}"], stdin=f)
+            return r[0] / (10 * len(lookups)), r[3] / (10 * len(lookups))
+
+    def long_batch_betactl(binary):
+        r = measure([binary, "--home", home, "symbolicate", *[p for p, _ in lookups * 10], "--dsym", dsym])
+        return r[0] / (10 * len(lookups)), r[3] / (10 * len(lookups))
+
+    ours, theirs, ours_batch, theirs_batch, ours_long, theirs_long = [], [], [], [], [], []
     for _ in range(runs):
         ours.append(per_report_betactl(BETACTL))
-        if static:
-            ours_static.append(per_report_betactl(BETACTL_STATIC))
         theirs.append(per_report_llvm())
         ours_batch.append(batch_betactl(BETACTL))
-        if static:
-            static_batch.append(batch_betactl(BETACTL_STATIC))
         theirs_batch.append(batch_llvm())
+        ours_long.append(long_batch_betactl(BETACTL))
+        theirs_long.append(long_batch_llvm())
     same, total = agreement(home, dsym, dwarf, lookups)
-    identical = identical_output(home, dsym, lookups) if static else None
     median = statistics.median
 
     def pick(samples):
@@ -220,11 +216,10 @@ def run_dataset(name, dsym, reports, runs, work):
     return {
         "name": name, "dwarf_mb": os.path.getsize(dwarf) / 1e6, "index_mb": index_size / 1e6,
         "build": (median(b[0] for b in builds), max(b[1] for b in builds), max(b[2] for b in builds), median(b[3] for b in builds)),
-        "static_build": median(b[0] for b in static_builds) if static_builds else None,
         "dump": (median(d[0] for d in dumps), max(d[1] for d in dumps), median(d[3] for d in dumps)),
-        "ours": pick(ours), "static": pick(ours_static) if ours_static else None, "theirs": pick(theirs),
-        "ours_batch": pick(ours_batch), "static_batch": pick(static_batch) if static_batch else None, "theirs_batch": pick(theirs_batch),
-        "frames": len(lookups[0][1]), "reports": len(lookups), "same": same, "total": total, "identical": identical,
+        "ours": pick(ours), "theirs": pick(theirs), "ours_batch": pick(ours_batch), "theirs_batch": pick(theirs_batch),
+        "ours_long": pick(ours_long), "theirs_long": pick(theirs_long),
+        "frames": len(lookups[0][1]), "reports": len(lookups), "same": same, "total": total,
     }
 
 
@@ -237,35 +232,38 @@ def markdown(results, runs):
            "wall clock mostly measures the neighbours. Ratios use CPU time.", ""]
     out.append("**Symbolicating crash reports, one process per report** (warm index; llvm-symbolizer-19 --inlines gets the same addresses):")
     out.append("")
-    out.append("| dSYM | frames/report | betactl | betactl, static stdlib | llvm-symbolizer | ratio (dynamic / static) | agreement |")
-    out.append("|---|---|---|---|---|---|---|")
+    out.append("| dSYM | frames/report | betactl | llvm-symbolizer | ratio | agreement |")
+    out.append("|---|---|---|---|---|---|")
     for r in results:
-        static = ms(r["static"]) if r["static"] else "not built"
-        ratio = f"**{r['theirs'][0] / r['ours'][0]:.1f}x**" + (f" / **{r['theirs'][0] / r['static'][0]:.1f}x**" if r["static"] else "")
-        identical = f"; static = dynamic output: {r['identical']}/{r['reports']} reports" if r["identical"] is not None else ""
-        out.append(f"| {r['name']} ({r['dwarf_mb']:.1f} MB) | {r['frames']} | {ms(r['ours'])} | {static} | {ms(r['theirs'])} | "
-                   f"{ratio} | {r['same']}/{r['total']} frames{identical} |")
+        out.append(f"| {r['name']} ({r['dwarf_mb']:.1f} MB) | {r['frames']} | {ms(r['ours'])} | {ms(r['theirs'])} | "
+                   f"**{r['theirs'][0] / r['ours'][0]:.1f}x** | {r['same']}/{r['total']} frames |")
     out.append("")
     out.append(f"**Symbolicating crash reports in one process** (`betactl symbolicate R1 … R{results[0]['reports']}` against llvm-symbolizer "
                "reading every report's addresses from one stdin), per report (the whole run divided by the number of reports):")
     out.append("")
-    out.append("| dSYM | betactl | betactl, static stdlib | llvm-symbolizer | ratio (dynamic / static) |")
-    out.append("|---|---|---|---|---|")
+    out.append("| dSYM | betactl | llvm-symbolizer | ratio |")
+    out.append("|---|---|---|---|")
     for r in results:
-        static = ms(r["static_batch"]) if r["static_batch"] else "not built"
-        ratio = f"**{r['theirs_batch'][0] / r['ours_batch'][0]:.1f}x**" + (
-            f" / **{r['theirs_batch'][0] / r['static_batch'][0]:.1f}x**" if r["static_batch"] else "")
-        out.append(f"| {r['name']} ({r['dwarf_mb']:.1f} MB) | {ms(r['ours_batch'])} | {static} | {ms(r['theirs_batch'])} | {ratio} |")
+        out.append(f"| {r['name']} ({r['dwarf_mb']:.1f} MB) | {ms(r['ours_batch'])} | {ms(r['theirs_batch'])} | "
+                   f"**{r['theirs_batch'][0] / r['ours_batch'][0]:.1f}x** |")
+    out.append("")
+    out.append(f"**Once running** (the same reports ten times over, {10 * results[0]['reports']} in one process each), per report:")
+    out.append("")
+    out.append("| dSYM | betactl | llvm-symbolizer | ratio |")
+    out.append("|---|---|---|---|")
+    us = lambda pair: f"{pair[0] * 1e6:.0f} µs ({pair[1] * 1e6:.0f})"
+    for r in results:
+        out.append(f"| {r['name']} ({r['dwarf_mb']:.1f} MB) | {us(r['ours_long'])} | {us(r['theirs_long'])} | "
+                   f"{r['theirs_long'][0] / r['ours_long'][0]:.1f}x |")
     out.append("")
     out.append("**Building the symbol index** (cold cache: `betactl symbolicate` of one report, which builds the index) "
                "against `llvm-dwarfdump-19 --debug-line` on the same DWARF file:")
     out.append("")
-    out.append("| dSYM | betactl index build (dynamic / static) | peak RSS | peak anonymous | index size | llvm-dwarfdump --debug-line | its peak RSS |")
+    out.append("| dSYM | betactl index build | peak RSS | peak anonymous | index size | llvm-dwarfdump --debug-line | its peak RSS |")
     out.append("|---|---|---|---|---|---|---|")
     for r in results:
         b, d = r["build"], r["dump"]
-        static = f" / {r['static_build']:.3f} s" if r["static_build"] else ""
-        out.append(f"| {r['name']} ({r['dwarf_mb']:.1f} MB) | {b[0]:.3f} s{static} (wall {b[3]:.2f} s) | {b[1] / 1024:.0f} MiB | {b[2] / 1024:.0f} MiB | "
+        out.append(f"| {r['name']} ({r['dwarf_mb']:.1f} MB) | {b[0]:.3f} s (wall {b[3]:.2f} s) | {b[1] / 1024:.0f} MiB | {b[2] / 1024:.0f} MiB | "
                    f"{r['index_mb']:.1f} MB | {d[0]:.3f} s (wall {d[2]:.2f} s) | {d[1] / 1024:.0f} MiB |")
     return "\n".join(out)
 

@@ -8,6 +8,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 swift build -c release --product betactl
-if [ "${STATIC:-1}" = 1 ]; then swift build -c release --product betactl --static-swift-stdlib --build-path .build-static; fi
 bench/symbolicate/make-large-dsym.sh
 python3 bench/symbolicate/bench.py --reports "${1:-20}" --runs "${2:-3}" --write-readme

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 // The Swift runtime's demanglers, linked directly rather than looked up with dlsym: a betactl
-// built with --static-swift-stdlib carries the runtime inside the executable, where dlsym cannot
+// release build carries the runtime inside the executable (Package.swift), where dlsym cannot
 // see it. Only pointers and integers cross, which the Swift and C calling conventions pass alike.
 @_silgen_name("swift_demangle")
 private func runtimeFullDemangle(_ mangledName: UnsafePointer<CChar>?, _ length: Int, _ outputBuffer: UnsafeMutablePointer<CChar>?,
@@ -53,20 +53,42 @@ public enum SymbolDemangler {
 
     /// Whether `name` is a mangled Swift symbol (current `$s`/`$e` manglings and the Swift 3-4 `_T` forms).
     public static func isSwiftSymbol(_ name: String) -> Bool {
-        // Byte comparisons: symbol names are bytes, and String.hasPrefix is far slower.
-        let utf8 = name.utf8
-        guard let first = utf8.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "_") || first == UInt8(ascii: "@") else { return false }
-        return swiftPrefixes.contains { utf8.starts(with: $0) }
+        // Byte comparisons on the first bytes: symbol names are bytes, and String.hasPrefix is far
+        // slower. The prefixes: $s $S $e, _$s _$S _$e, @__swiftmacro_, _T0 _Tt _TF _TW _TM _TT _TZ _TP, __T.
+        let (first, second, third) = leadingBytes(name)
+        switch (first, second) {
+        case (UInt8(ascii: "$"), _): return isSwiftManglingKind(second)
+        case (UInt8(ascii: "_"), UInt8(ascii: "$")): return isSwiftManglingKind(third)
+        case (UInt8(ascii: "_"), UInt8(ascii: "_")): return third == UInt8(ascii: "T")
+        case (UInt8(ascii: "_"), UInt8(ascii: "T")):
+            switch third {
+            case UInt8(ascii: "0"), UInt8(ascii: "t"), UInt8(ascii: "F"), UInt8(ascii: "W"), UInt8(ascii: "M"), UInt8(ascii: "T"),
+                 UInt8(ascii: "Z"), UInt8(ascii: "P"): return true
+            default: return false
+            }
+        case (UInt8(ascii: "@"), UInt8(ascii: "_")): return name.utf8.starts(with: "@__swiftmacro_".utf8)
+        default: return false
+        }
     }
 
-    private static let swiftPrefixes = ["$s", "$S", "$e", "_$s", "_$S", "_$e", "@__swiftmacro_", "_T0", "_Tt", "_TF", "_TW", "_TM", "_TT", "_TZ",
-                                        "_TP", "__T"].map { Array($0.utf8) }
+    private static func isSwiftManglingKind(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "s") || byte == UInt8(ascii: "S") || byte == UInt8(ascii: "e")
+    }
+
+    /// The first three bytes of `name`, 0 past its end.
+    private static func leadingBytes(_ name: String) -> (UInt8, UInt8, UInt8) {
+        var bytes = name.utf8.makeIterator()
+        let first = bytes.next() ?? 0, second = first == 0 ? 0 : bytes.next() ?? 0, third = second == 0 ? 0 : bytes.next() ?? 0
+        return (first, second, third)
+    }
 
     /// Whether `name` is an Itanium C++ mangled name (`_Z…`, or `__Z…`/`___Z…` as Mach-O symbol tables and blocks have).
     public static func isCXXSymbol(_ name: String) -> Bool {
-        let utf8 = name.utf8
-        guard utf8.first == UInt8(ascii: "_") else { return false }
-        return utf8.starts(with: "_Z".utf8) || utf8.starts(with: "__Z".utf8) || utf8.starts(with: "___Z".utf8)
+        let (first, second, third) = leadingBytes(name)
+        guard first == UInt8(ascii: "_") else { return false }
+        if second == UInt8(ascii: "Z") { return true }
+        guard second == UInt8(ascii: "_") else { return false }
+        return third == UInt8(ascii: "Z") || name.utf8.starts(with: "___Z".utf8)
     }
 
     /// The display form of `name`: demangled when it is a Swift or C++ symbol the runtime can

@@ -55,8 +55,9 @@ struct StagedBlobs {
 }
 
 extension Archive {
-    /// Stages the DWARF files of `artifacts` and returns the symbol rows to insert.
-    func stageSymbols(_ artifacts: [IngestedArtifact], into staged: inout StagedBlobs, staging: String)
+    /// Stages the DWARF files of `artifacts` and returns the symbol rows to insert. A key found in
+    /// several files comes from the first, or from the file `chosen` names for it.
+    func stageSymbols(_ artifacts: [IngestedArtifact], into staged: inout StagedBlobs, staging: String, chosen: [SymbolKey: String] = [:])
         throws -> [(key: SymbolKey, digest: HashDigest, dsym: String, file: String)] {
         var rows: [(key: SymbolKey, digest: HashDigest, dsym: String, file: String)] = []
         var seenKeys = Set<SymbolKey>()
@@ -64,7 +65,7 @@ extension Archive {
             for file in artifact.dwarfFiles {
                 guard let location = artifact.dwarfLocations[file.path] else { continue }
                 let keys = file.slices.compactMap { slice in slice.uuid.map { SymbolKey(uuid: $0, architecture: slice.architecture) } }
-                    .filter { !seenKeys.contains($0) }
+                    .filter { !seenKeys.contains($0) && chosen[$0].map { $0 == location } != false }
                 guard !keys.isEmpty else { continue }
                 let digest = try staged.copy(location, kind: "dwarf", staging: staging)
                 let dsym = file.bundlePath.split(separator: "/").last.map(String.init) ?? file.bundlePath
@@ -76,6 +77,23 @@ extension Archive {
             }
         }
         return rows
+    }
+
+    /// Inserts symbol rows; an existing (uuid, arch) keeps its first file unless `replacing` names
+    /// it (the old row then moves to `replaced_symbols`). Returns the keys that were new, and
+    /// those replaced.
+    static func insertSymbols(_ rows: [(key: SymbolKey, digest: HashDigest, dsym: String, file: String)], now: Date, db: SQLiteConnection,
+                              replacing: [SymbolKey: SymbolReplacement]) throws -> (added: [SymbolKey], replaced: [SymbolReplacement]) {
+        var replaced: [SymbolReplacement] = []
+        var rest: [(key: SymbolKey, digest: HashDigest, dsym: String, file: String)] = []
+        for row in rows {
+            if let replacement = replacing[row.key] {
+                if try replaceSymbols(replacement, with: row, now: now, db: db) { replaced.append(replacement) }
+            } else {
+                rest.append(row)
+            }
+        }
+        return (try insertSymbols(rest, now: now, db: db), replaced)
     }
 
     /// Inserts symbol rows; an existing (uuid, arch) keeps its first file. Returns the keys that were new.

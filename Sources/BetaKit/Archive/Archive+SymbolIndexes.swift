@@ -41,7 +41,7 @@ public struct SymbolIndexingProblem: Sendable, Equatable, CustomStringConvertibl
 
 extension Archive {
     /// The home's rebuildable symbol index folder, shared with `symbolicate`.
-    public var symbolIndexDirectory: String { home.cachePath + "/symbols" }
+    public var symbolIndexDirectory: String { home.symbolIndexPath }
 
     /// Builds the symbol index of each archived slice in `keys` into `symbolIndexDirectory`, so
     /// the first crash report of a new build symbolicates without a wait.

@@ -9,9 +9,12 @@ import AppleFormats
 public struct AddSymbolsResult: Sendable {
     /// Keys newly archived.
     public var added: [SymbolKey]
-    /// Keys found in the inputs that were already archived.
+    /// Keys found in the inputs that were already archived (and not replaced).
     public var alreadyPresent: [SymbolKey]
-    /// Releases that have an executable slice among the added keys.
+    /// Archived files with damaged debug information that an intact copy given now replaced;
+    /// the old files stay in the archive (`replacedSymbols()`).
+    public var replaced: [SymbolReplacement]
+    /// Releases that have an executable slice among the added or replaced keys.
     public var releaseIDs: [Int64]
 }
 
@@ -27,6 +30,10 @@ extension Archive {
     }
 
     /// Archives the dSYMs found in `paths` (.dSYM folders or zips, or .xcarchives).
+    ///
+    /// A slice already archived keeps its file, unless that file's debug information is damaged
+    /// and the one given is intact: then the given file replaces it, and the old one stays in the
+    /// archive, listed by `replacedSymbols()`.
     public func addSymbols(paths: [String], now: Date, progress: IngestProgressHandler? = nil) throws -> AddSymbolsResult {
         try cleanOrphans()
         let staging = try makeStagingDirectory()
@@ -40,31 +47,51 @@ extension Archive {
         }
         let existing = try archivedSymbolKeys()
         let all = artifacts.reduce(into: Set<SymbolKey>()) { $0.formUnion($1.symbolKeys) }
-        // Only files with at least one new key are copied.
+        // Copies of archived slices are candidates to replace a damaged archived file.
+        var offered: [(key: SymbolKey, path: String)] = []
+        for artifact in artifacts {
+            for file in artifact.dwarfFiles {
+                guard let location = artifact.dwarfLocations[file.path] else { continue }
+                for slice in file.slices {
+                    guard let uuid = slice.uuid, existing.contains(SymbolKey(uuid: uuid, architecture: slice.architecture)) else { continue }
+                    offered.append((SymbolKey(uuid: uuid, architecture: slice.architecture), location))
+                }
+            }
+        }
+        let replacements = offered.isEmpty ? [] : try symbolReplacements(for: offered, scratch: staging)
+        let chosen = Dictionary(replacements.map { ($0.key, $0.offeredPath) }, uniquingKeysWith: { first, _ in first })
+        // Only files with at least one new or replacing key are copied.
         let fresh = artifacts.map { artifact -> IngestedArtifact in
             var copy = artifact
             copy.dwarfFiles = artifact.dwarfFiles.filter { file in
-                file.slices.contains { slice in slice.uuid.map { !existing.contains(SymbolKey(uuid: $0, architecture: slice.architecture)) } ?? false }
+                file.slices.contains { slice in
+                    guard let uuid = slice.uuid else { return false }
+                    let key = SymbolKey(uuid: uuid, architecture: slice.architecture)
+                    return !existing.contains(key) || (chosen[key] != nil && chosen[key] == artifact.dwarfLocations[file.path])
+                }
             }
             return copy
         }
         var staged = StagedBlobs()
-        let rows = try stageSymbols(fresh, into: &staged, staging: staging)
+        let rows = try stageSymbols(fresh, into: &staged, staging: staging, chosen: chosen)
         try staged.publish(to: self, now: now)
-        let added: [SymbolKey] = try home.store.write { db in
+        let byKey = Dictionary(replacements.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let (added, replaced) = try home.store.write { db in
             try commitBlobs(staged.registrations, now: now, db: db)
-            return try Self.insertSymbols(rows, now: now, db: db)
+            return try Self.insertSymbols(rows, now: now, db: db, replacing: byKey)
         }
+        let changed = added + replaced.map(\.key)
         let releaseIDs: [Int64] = try home.store.read { db in
             var ids = Set<Int64>()
-            for key in added {
+            for key in changed {
                 for row in try db.query("SELECT release_id FROM release_slices WHERE uuid = ? AND arch = ?", [.text(key.uuid.uuidString), .text(key.architecture.name)]) {
                     if let id = row.int(0) { ids.insert(id) }
                 }
             }
             return ids.sorted()
         }
-        return AddSymbolsResult(added: added.sorted(), alreadyPresent: all.intersection(existing).sorted(), releaseIDs: releaseIDs)
+        return AddSymbolsResult(added: added.sorted(), alreadyPresent: all.intersection(existing).subtracting(replaced.map(\.key)).sorted(),
+                                replaced: replaced.sorted { $0.key < $1.key }, releaseIDs: releaseIDs)
     }
 
     /// Every archived symbol slice with the releases it serves.

@@ -31,6 +31,11 @@ public struct Home: Sendable {
     public var cachePath: String { Self.cachePath(home: path) }
     /// Where rebuildable derived data lives in the home at `path`, without opening it.
     public static func cachePath(home path: String) -> String { path + "/cache" }
+    /// The rebuildable symbol index folder (`cache/symbols`), the one place every command that
+    /// builds or reads symbol indexes takes it from.
+    public var symbolIndexPath: String { Self.symbolIndexPath(home: path) }
+    /// The symbol index folder of the home at `path`, without opening it.
+    public static func symbolIndexPath(home path: String) -> String { cachePath(home: path) + "/symbols" }
     /// Where files are staged before being moved into place.
     public var temporaryPath: String { path + "/tmp" }
 

@@ -27,7 +27,7 @@ public final class FileByteSource: ZipByteSource, Sendable {
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             close(fd)
-            throw FileSystemError(operation: "read", path: path, errno: EISDIR)
+            throw FileSystemError.notARegularFile(operation: "read", path: path, mode: info.st_mode)
         }
         descriptor = fd
         size = UInt64(info.st_size)

@@ -12,6 +12,9 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible {
     public var path: String
     /// The `errno` value reported by the system.
     public var errno: Int32
+    /// What the path turned out to be when a regular file was needed ("a directory", "a character
+    /// device", …); nil for other failures.
+    public var foundKind: String?
 
     /// Creates an error for a failed `operation` on `path`.
     public init(operation: String, path: String, errno: Int32) {
@@ -20,8 +23,25 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible {
         self.errno = errno
     }
 
+    /// An error for `path`, which is not a regular file; `mode` is its `st_mode` from `stat`.
+    public static func notARegularFile(operation: String, path: String, mode: mode_t) -> FileSystemError {
+        let kind: String
+        switch mode & S_IFMT {
+        case S_IFDIR: kind = "a directory"
+        case S_IFCHR: kind = "a character device"
+        case S_IFBLK: kind = "a block device"
+        case S_IFIFO: kind = "a pipe"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a file"
+        }
+        var error = FileSystemError(operation: operation, path: path, errno: mode & S_IFMT == S_IFDIR ? EISDIR : EINVAL)
+        error.foundKind = kind
+        return error
+    }
+
     /// A sentence naming the path, the operation and the OS's reason.
     public var description: String {
+        if let foundKind { return "cannot \(operation) \(path): it is \(foundKind), not a regular file; give the path of a file" }
         let reason = String(cString: strerror(errno))
         let hint: String
         switch errno {

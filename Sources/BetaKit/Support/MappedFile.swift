@@ -26,7 +26,7 @@ public final class MappedFile: Sendable {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileSystemError(operation: "stat", path: path, errno: errno) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw FileSystemError(operation: "map", path: path, errno: EISDIR)
+            throw FileSystemError.notARegularFile(operation: "map", path: path, mode: info.st_mode)
         }
         count = Int(info.st_size)
         if count == 0 {

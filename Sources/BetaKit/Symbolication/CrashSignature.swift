@@ -21,15 +21,23 @@ public struct CrashSignature: Sendable, Equatable, Codable, CustomStringConverti
         let report = symbolicated.report
         var type = report.exception?.type ?? report.exception?.signal ?? "UNKNOWN"
         if let signal = report.exception?.signal, signal != type { type += " (\(signal))" }
-        let source = symbolicated.lastExceptionBacktrace.flatMap { $0.isEmpty ? nil : $0 }
-            ?? symbolicated.threads.first(where: \.crashed)?.frames ?? symbolicated.threads.first?.frames ?? []
+        // The frames' resolutions, in the order the report lists threads and then the backtrace.
+        let resolutions: ArraySlice<SymbolicatedReport.FrameResolution>
+        if let backtrace = report.lastExceptionBacktrace, !backtrace.isEmpty {
+            let start = symbolicated.threadStarts[report.threads.count]
+            resolutions = symbolicated.resolutions[start ..< start + backtrace.count]
+        } else if let thread = report.threads.firstIndex(where: \.crashed) ?? (report.threads.isEmpty ? nil : 0) {
+            resolutions = symbolicated.resolutions[symbolicated.threadStarts[thread] ..< symbolicated.threadStarts[thread + 1]]
+        } else {
+            resolutions = []
+        }
         var names: [String] = []
-        for frame in source where names.count < Self.frameCount {
-            guard let image = frame.image, report.isAppImage(image) else { continue }
-            if let function = frame.locations.first?.function {
+        for resolution in resolutions where names.count < Self.frameCount {
+            guard let image = symbolicated.image(resolution), report.isAppImage(image) else { continue }
+            if let function = resolution.resolved?.locations.first?.function {
                 names.append(function)
             } else {
-                names.append("\(image.name)+0x\(String(frame.imageOffset ?? 0, radix: 16))")
+                names.append("\(image.name)+0x\(String(resolution.imageOffset ?? 0, radix: 16))")
             }
         }
         self.init(exceptionType: type, frames: names)

@@ -15,8 +15,11 @@ import AppleFormats
 ///
 /// Every slice's UUID is read once, when the locator is created, so lookups are dictionary hits.
 public struct DSYMPathLocator: SymbolFileLocator {
-    /// Every image found, by UUID.
+    /// Every image found, by UUID (the first file given for it).
     public let files: [UUID: SymbolFile]
+    /// Every file found for each UUID, in the order given: several paths may hold copies of one
+    /// image (a damaged and an intact one), and a fat file one slice per architecture.
+    let candidates: [UUID: [SymbolFile]]
 
     // Folders of dSYMs are searched this deep, so that pointing at a large tree stays quick.
     static let maxSearchDepth = 4
@@ -24,20 +27,35 @@ public struct DSYMPathLocator: SymbolFileLocator {
     /// Reads the UUIDs of every image under `paths`. A path that holds no Mach-O image at all
     /// is an error naming it, so a typo does not silently produce an unsymbolicated report.
     public init(paths: [String]) throws(SymbolicationError) {
-        var found: [UUID: SymbolFile] = [:]
+        var found: [UUID: [SymbolFile]] = [:]
         for path in paths {
             let files = try Self.symbolFiles(at: path)
             guard !files.isEmpty else {
                 throw SymbolicationError.notASymbolFile(path: path, reason: "it contains no Mach-O DWARF file")
             }
-            for file in files where found[file.uuid] == nil { found[file.uuid] = file }
+            for file in files where found[file.uuid]?.contains(file) != true { found[file.uuid, default: []].append(file) }
         }
-        self.files = found
+        candidates = found
+        files = found.compactMapValues(\.first)
     }
 
-    /// The file registered for `uuid`.
+    /// The first file given for `uuid`, preferring a slice of `architecture`.
     public func symbolFile(for uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile? {
-        files[uuid]
+        ordered(uuid, architecture).first
+    }
+
+    /// Every file given for `uuid`, slices of `architecture` first, until `body` returns false.
+    public func forEachSymbolFile(for uuid: UUID, architecture: MachOArchitecture?, isSystemImage: Bool,
+                                  _ body: (SymbolFile) throws -> Bool) throws {
+        for file in ordered(uuid, architecture) {
+            if try !body(file) { return }
+        }
+    }
+
+    private func ordered(_ uuid: UUID, _ architecture: MachOArchitecture?) -> [SymbolFile] {
+        guard let list = candidates[uuid] else { return [] }
+        guard let architecture, list.count > 1 else { return list }
+        return list.filter { $0.architecture == architecture } + list.filter { $0.architecture != architecture }
     }
 
     static func symbolFiles(at path: String) throws(SymbolicationError) -> [SymbolFile] {

@@ -162,7 +162,10 @@ struct IndexWriter {
     }
 
     /// Sorts the lookup tables and writes the index to `destination` via a temporary file.
-    mutating func finish(to destination: String, uuid: UUID, architecture: MachOArchitecture, textAddress: UInt64, sourceSize: UInt64) throws {
+    mutating func finish(to destination: String, uuid: UUID, architecture: MachOArchitecture, textAddress: UInt64, sourceSize: UInt64,
+                         source: SymbolSource?, problems: Int) throws {
+        // Added before the string section is copied out.
+        let sourcePath = try source.map { try string($0.path) } ?? SymbolIndexFormat.none
         let temporary = stem + ".index"
         let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw SymbolicationError.fileSystem(FileSystemError(operation: "create", path: temporary, errno: errno)) }
@@ -223,6 +226,18 @@ struct IndexWriter {
                 put(textAddress, at: SymbolIndexFormat.textAddressOffset)
                 put(sourceSize, at: SymbolIndexFormat.sourceSizeOffset)
                 put(UInt32(directory.count), at: SymbolIndexFormat.sectionCountOffset)
+                var flags: UInt32 = problems > 0 ? SymbolIndexFormat.Flag.damagedDebugInfo : 0
+                put(UInt32(clamping: problems), at: SymbolIndexFormat.problemCountOffset)
+                if let source {
+                    flags |= SymbolIndexFormat.Flag.hasSource
+                    put(sourcePath, at: SymbolIndexFormat.sourcePathOffset)
+                    put(source.size, at: SymbolIndexFormat.sourceFileSizeOffset)
+                    put(source.modifiedSeconds, at: SymbolIndexFormat.sourceModifiedSecondsOffset)
+                    put(source.modifiedNanoseconds, at: SymbolIndexFormat.sourceModifiedNanosecondsOffset)
+                    put(source.inode, at: SymbolIndexFormat.sourceInodeOffset)
+                    put(source.device, at: SymbolIndexFormat.sourceDeviceOffset)
+                }
+                put(flags, at: SymbolIndexFormat.flagsOffset)
                 for (i, (kind, offset, length)) in directory.enumerated() {
                     let entry = SymbolIndexFormat.headerSize + i * SymbolIndexFormat.directoryEntrySize
                     put(kind.rawValue, at: entry)

@@ -40,12 +40,27 @@ public protocol SymbolFileLocator: Sendable {
     /// `/System/`, `/usr/` and the like), or nil. Locators that only hold the app's own symbols,
     /// such as the release archive, answer nil without looking.
     func symbolFile(forSystemImage uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile?
+
+    /// Offers every file this locator has for the image, best first, until `body` returns false.
+    /// Used when the first file gave an index built from damaged debug information: another copy
+    /// (a second `--dsym`, the archived one) may be intact. Files are looked up only as they are
+    /// needed, so a locator that is never reached (the archive's database) is never opened.
+    func forEachSymbolFile(for uuid: UUID, architecture: MachOArchitecture?, isSystemImage: Bool,
+                           _ body: (SymbolFile) throws -> Bool) throws
 }
 
 extension SymbolFileLocator {
     /// By default system images are looked up like any other.
     public func symbolFile(forSystemImage uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile? {
         try symbolFile(for: uuid, architecture: architecture)
+    }
+
+    /// By default a locator has one file per image: the one `symbolFile` returns.
+    public func forEachSymbolFile(for uuid: UUID, architecture: MachOArchitecture?, isSystemImage: Bool,
+                                  _ body: (SymbolFile) throws -> Bool) throws {
+        let found = isSystemImage ? try symbolFile(forSystemImage: uuid, architecture: architecture)
+            : try symbolFile(for: uuid, architecture: architecture)
+        if let found { _ = try body(found) }
     }
 }
 
@@ -73,5 +88,17 @@ public struct ChainedSymbolFileLocator: SymbolFileLocator {
             if let found = try locator.symbolFile(forSystemImage: uuid, architecture: architecture) { return found }
         }
         return nil
+    }
+
+    /// Every file of every locator, in order, until `body` returns false.
+    public func forEachSymbolFile(for uuid: UUID, architecture: MachOArchitecture?, isSystemImage: Bool,
+                                  _ body: (SymbolFile) throws -> Bool) throws {
+        var more = true
+        for locator in locators where more {
+            try locator.forEachSymbolFile(for: uuid, architecture: architecture, isSystemImage: isSystemImage) { file in
+                more = try body(file)
+                return more
+            }
+        }
     }
 }

@@ -61,6 +61,14 @@ public final class SymbolIndex: Sendable {
     public let textAddress: UInt64
     /// The size of the indexed slice, recorded when the index was built.
     public let sourceSize: UInt64
+    /// The file the index was built from, as it was then (nil if the builder could not tell).
+    public let source: SymbolSource?
+    /// How many parts of the debug information the build could not read and skipped; 0 for an
+    /// index built from intact DWARF.
+    public let problemCount: Int
+    /// Whether the build skipped damaged debug information, so that another copy of the same
+    /// image may give a better index.
+    public var isBuiltFromDamagedDebugInfo: Bool { problemCount > 0 }
 
     let file: MappedFile
     let tables: [Table]
@@ -114,6 +122,30 @@ public final class SymbolIndex: Sendable {
                                          cpuSubtype: read(Int32.self, SymbolIndexFormat.cpuSubtypeOffset))
         textAddress = read(UInt64.self, SymbolIndexFormat.textAddressOffset)
         sourceSize = read(UInt64.self, SymbolIndexFormat.sourceSizeOffset)
+        let flags = read(UInt32.self, SymbolIndexFormat.flagsOffset)
+        let problems = Int(read(UInt32.self, SymbolIndexFormat.problemCountOffset))
+        // A damaged flag without a count still counts as damaged.
+        problemCount = flags & SymbolIndexFormat.Flag.damagedDebugInfo != 0 ? Swift.max(1, problems) : 0
+        if flags & SymbolIndexFormat.Flag.hasSource != 0 {
+            let sourcePath = read(UInt32.self, SymbolIndexFormat.sourcePathOffset)
+            let strings = tables[Int(SymbolIndexFormat.Section.strings.rawValue)]
+            guard let pathText = Self.string(at: sourcePath, in: bytes, table: strings) else { throw corrupt("the source path lies outside the string table") }
+            source = SymbolSource(path: pathText, size: read(UInt64.self, SymbolIndexFormat.sourceFileSizeOffset),
+                                  modifiedSeconds: read(Int64.self, SymbolIndexFormat.sourceModifiedSecondsOffset),
+                                  modifiedNanoseconds: read(Int64.self, SymbolIndexFormat.sourceModifiedNanosecondsOffset),
+                                  inode: read(UInt64.self, SymbolIndexFormat.sourceInodeOffset),
+                                  device: read(UInt64.self, SymbolIndexFormat.sourceDeviceOffset))
+        } else {
+            source = nil
+        }
+    }
+
+    /// The NUL-terminated string at `offset` of the string table, or nil when it does not end inside it.
+    private static func string(at offset: UInt32, in bytes: UnsafeRawBufferPointer, table: Table) -> String? {
+        guard Int(offset) < table.count else { return nil }
+        let start = table.offset + Int(offset), end = table.offset + table.count
+        guard let terminator = bytes[start ..< end].firstIndex(of: 0) else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start ..< terminator]), as: UTF8.self)
     }
 
     /// The locations for an offset from the start of the image (what crash reports give).

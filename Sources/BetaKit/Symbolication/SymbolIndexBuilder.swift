@@ -48,24 +48,20 @@ struct SymbolIndexBuilder {
     /// Reads `source` and writes the index to `destination` atomically (temporary file, then rename).
     /// Checks for task cancellation between compile units.
     func build() throws -> SymbolIndexBuildReport {
+        // What the file was when it was read: the index records it, so the cache can tell this
+        // file from other copies of the image and notice when it changes.
+        let identity = SymbolSource(path: source.path)
         let mapped: MappedFile
         do { mapped = try MappedFile(path: source.path) } catch { throw SymbolicationError.fileSystem(error) }
-        return try mapped.withBytes { bytes in try build(bytes: bytes) }
+        return try mapped.withBytes { bytes in try build(bytes: bytes, identity: identity) }
     }
 
-    private func build(bytes: UnsafeRawBufferPointer) throws -> SymbolIndexBuildReport {
+    private func build(bytes: UnsafeRawBufferPointer, identity: SymbolSource?) throws -> SymbolIndexBuildReport {
         let file: MachOFile
         do { file = try MachOFile(bytes: bytes) } catch { throw SymbolicationError.unreadable(path: source.path, reason: error.description) }
-        var chosen: (bytes: UnsafeRawBufferPointer, image: MachOImage)?
-        var available: [String] = []
-        for slice in file.slices {
-            let sliceBytes = MachOFile.bytes(of: slice, in: bytes)
-            guard let image = try? MachOImage(bytes: sliceBytes) else { continue }
-            if let uuid = image.uuid { available.append("\(uuid.uuidString) (\(image.architecture.name))") }
-            if image.uuid == source.uuid { chosen = (sliceBytes, image) }
-        }
-        guard let (slice, image) = chosen else {
-            throw SymbolicationError.uuidNotInFile(uuid: source.uuid.uuidString, path: source.path, available: available)
+        guard let (slice, image) = Self.slice(of: source, in: file, bytes: bytes) else {
+            throw SymbolicationError.uuidNotInFile(uuid: "\(source.uuid.uuidString) (\(source.architecture.name))", path: source.path,
+                                                   available: Self.available(in: file, bytes: bytes))
         }
         let slash = destination.lastIndex(of: "/")
         let directory = slash.map { String(destination[..<$0]) } ?? "."
@@ -80,8 +76,33 @@ struct SymbolIndexBuilder {
             try writeDWARF(sections: sections, writer: &writer, report: &report)
         }
         try writer.finish(to: destination, uuid: source.uuid, architecture: image.architecture,
-                          textAddress: image.segment(named: "__TEXT")?.vmAddress ?? 0, sourceSize: UInt64(slice.count))
+                          textAddress: image.segment(named: "__TEXT")?.vmAddress ?? 0, sourceSize: UInt64(slice.count),
+                          source: identity, problems: report.warnings.count)
         return report
+    }
+
+    /// The slice holding `source`'s image: the UUID and the architecture must both match, since a
+    /// fat file may hold several slices (and a damaged or hand-made one several with one UUID).
+    /// An architecture recorded by name (the archive stores "arm64") matches a slice of a subtype
+    /// with that name when no slice matches exactly.
+    static func slice(of source: SymbolFile, in file: MachOFile, bytes: UnsafeRawBufferPointer)
+        -> (bytes: UnsafeRawBufferPointer, image: MachOImage)? {
+        var byName: (bytes: UnsafeRawBufferPointer, image: MachOImage)?
+        for slice in file.slices {
+            let sliceBytes = MachOFile.bytes(of: slice, in: bytes)
+            guard let image = try? MachOImage(bytes: sliceBytes), image.uuid == source.uuid else { continue }
+            if image.architecture == source.architecture { return (sliceBytes, image) }
+            if byName == nil, image.architecture.name == source.architecture.name { byName = (sliceBytes, image) }
+        }
+        return byName
+    }
+
+    /// "UUID (arch)" of every slice, for error messages.
+    static func available(in file: MachOFile, bytes: UnsafeRawBufferPointer) -> [String] {
+        file.slices.compactMap { slice in
+            guard let image = try? MachOImage(bytes: MachOFile.bytes(of: slice, in: bytes)), let uuid = image.uuid else { return nil }
+            return "\(uuid.uuidString) (\(image.architecture.name))"
+        }
     }
 
     private func writeSymbols(image: MachOImage, slice: UnsafeRawBufferPointer, writer: inout IndexWriter, report: inout SymbolIndexBuildReport) throws {

@@ -25,6 +25,13 @@ public final class SymbolIndexCache: Sendable {
     public let directory: String
     private let loaded = Mutex<[String: SymbolIndex]>([:])
     private let buildLocks = Mutex<[String: BuildLock]>([:])
+    // Files that were offered for an index and gave no better one; asking again would only rebuild.
+    private let rejected = Mutex<Set<Rejection>>([])
+
+    private struct Rejection: Hashable {
+        var indexPath: String
+        var source: SymbolSource
+    }
 
     private final class BuildLock: Sendable {
         let mutex = Mutex(())
@@ -78,14 +85,66 @@ public final class SymbolIndexCache: Sendable {
 
     /// The index for `file`, loading it from the cache or building it. `progress` hears about a
     /// build if one is needed; a cancelled calling task stops the build between compile units.
+    ///
+    /// A cached index of the same image is kept when it was built from `file` as it is now, or when
+    /// it is intact and the file it was built from is still there unchanged: other copies of an
+    /// image with the same UUID hold the same code. It is rebuilt from `file` when it was built
+    /// from damaged debug information or from a file that has since gone or changed, and the new
+    /// build is adopted only if it is better (fewer skipped problems; for a source that is gone,
+    /// no more). A file that gave no better index is remembered and not built again.
     public func index(for file: SymbolFile, progress: (@Sendable (SymbolIndexProgress) -> Void)? = nil) throws -> SymbolIndex {
-        if let index = cachedIndex(uuid: file.uuid, architecture: file.architecture) { return index }
         let path = indexPath(uuid: file.uuid, architecture: file.architecture)
+        let offered = SymbolSource(path: file.path)
+        if let index = cachedIndex(uuid: file.uuid, architecture: file.architecture), keeps(index, offered: offered, at: path) { return index }
         return try withBuildLock(path) {
             // Whoever held the lock before may have just built it.
-            if let index = cachedIndex(uuid: file.uuid, architecture: file.architecture) { return index }
-            return try buildNow(file, at: path, progress: progress).index
+            guard let cached = cachedIndex(uuid: file.uuid, architecture: file.architecture) else {
+                return try buildNow(file, at: path, progress: progress).index
+            }
+            if keeps(cached, offered: offered, at: path) { return cached }
+            return try replacement(for: cached, from: file, offered: offered, at: path, progress: progress)
         }
+    }
+
+    /// Whether `cached` stays although `offered` is at hand.
+    private func keeps(_ cached: SymbolIndex, offered: SymbolSource?, at path: String) -> Bool {
+        // Nothing readable is offered, or it is the very file the index was built from.
+        guard let offered, cached.source != offered else { return true }
+        if rejected.withLock({ $0.contains(Rejection(indexPath: path, source: offered)) }) { return true }
+        return !cached.isBuiltFromDamagedDebugInfo && cached.source?.isUnchanged == true
+    }
+
+    /// Builds `file` beside `cached` and keeps the better of the two.
+    private func replacement(for cached: SymbolIndex, from file: SymbolFile, offered: SymbolSource?, at path: String,
+                             progress: (@Sendable (SymbolIndexProgress) -> Void)?) throws -> SymbolIndex {
+        Self.removeAbandonedScratchFiles(in: directory)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let candidatePath = "\(directory)/.\(name).\(getpid()).\(UInt32.random(in: 0 ... .max)).candidate"
+        defer { unlink(candidatePath) }
+        func keepCached() -> SymbolIndex {
+            if let offered { _ = rejected.withLock { $0.insert(Rejection(indexPath: path, source: offered)) } }
+            return cached
+        }
+        let candidate: SymbolIndex
+        do {
+            _ = try SymbolIndexBuilder(source: file, destination: candidatePath, progress: progress).build()
+            candidate = try SymbolIndex(path: candidatePath)
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            // The offered file does not hold a usable copy of the image: what the cache has stays.
+            return keepCached()
+        }
+        let sourceIsGone = cached.source?.isUnchanged != true
+        guard candidate.problemCount < cached.problemCount || (sourceIsGone && candidate.problemCount <= cached.problemCount) else {
+            return keepCached()
+        }
+        guard rename(candidatePath, path) == 0 else {
+            throw SymbolicationError.fileSystem(FileSystemError(operation: "rename", path: path, errno: errno))
+        }
+        let index = try SymbolIndex(path: path)
+        loaded.withLock { $0[path] = index }
+        return index
     }
 
     /// Builds (or rebuilds) the index for `file` now, replacing any cached one. Asynchronous only

@@ -6,7 +6,8 @@
 /// Bump `version` whenever any layout or meaning changes: older files are then rebuilt.
 enum SymbolIndexFormat {
     static let magic: [UInt8] = Array("BKSYMIDX".utf8)
-    static let version: UInt32 = 2
+    // 3: the header records the source file and whether its debug information was damaged.
+    static let version: UInt32 = 3
     static let headerSize = 128
     static let directoryEntrySize = 24
     // Header field offsets.
@@ -20,6 +21,23 @@ enum SymbolIndexFormat {
     static let sectionCountOffset = 56
     static let flagsOffset = 60
     static let checksumOffset = 64
+    // Where the index came from (version 3): the number of problems the build skipped, and the
+    // source file (path as a string offset, then what stat(2) said about it).
+    static let problemCountOffset = 72
+    static let sourcePathOffset = 76
+    static let sourceFileSizeOffset = 80
+    static let sourceModifiedSecondsOffset = 88
+    static let sourceModifiedNanosecondsOffset = 96
+    static let sourceInodeOffset = 104
+    static let sourceDeviceOffset = 112
+
+    /// Header flags.
+    enum Flag {
+        /// Parts of the debug information could not be read and were skipped.
+        static let damagedDebugInfo: UInt32 = 1
+        /// The source fields are filled in.
+        static let hasSource: UInt32 = 2
+    }
 
     /// The kinds of section, in the order the writer emits them.
     enum Section: UInt32, CaseIterable {

@@ -25,14 +25,13 @@ extension SymbolicatedReport {
 
     /// Appends `renderText()` to `bytes`; a caller rendering many reports can reuse one buffer.
     public func renderText(appendingTo bytes: inout [UInt8]) {
-        var out = TextOutput(bytes: bytes)
-        bytes = []
+        var out = TextOutput(capacity: (report.text?.utf8.count ?? 4096) + 4096)
         if let text = report.text, report.format != .ips {
             renderEditing(text, into: &out)
         } else {
             renderFromModel(into: &out)
         }
-        bytes = out.bytes
+        out.copy(to: &bytes)
     }
 
     /// How many hex digits addresses are printed with: 16 for 64-bit processes, 8 for 32-bit ones.
@@ -72,21 +71,23 @@ extension SymbolicatedReport {
 
     /// The lines of one frame: one per location (inlined functions first), or the image and
     /// offset when nothing is known. Each line ends with "\n".
-    func appendFrameLines(_ frame: borrowing Frame, columns: inout FrameColumns, to out: inout TextOutput) {
-        let imageName = frame.image?.name ?? frame.frame.imageName ?? "???"
-        let head = out.bytes.count
-        out.append(frame.frame.number)
+    func appendFrameLines(_ frame: borrowing CrashReport.Frame, _ resolution: FrameResolution, columns: inout FrameColumns,
+                          to out: inout TextOutput) {
+        let image = resolution.imageIndex >= 0 ? Int(resolution.imageIndex) : nil
+        let imageName = image.map { report.images[$0].name } ?? frame.imageName ?? "???"
+        let head = out.count
+        out.append(frame.number)
         out.pad(to: head + 4, minimum: 1)
-        out.append(imageName)
+        out.append(string: imageName)
         out.appendSpaces(columns.padding(after: imageName))
         out.append("\t0x")
-        out.appendHex(frame.frame.address, digits: columns.digits)
+        out.appendHex(frame.address, digits: columns.digits)
         out.append(" ")
-        let headEnd = out.bytes.count
-        guard !frame.locations.isEmpty else {
-            if let image = frame.image, let offset = frame.imageOffset {
+        let headEnd = out.count
+        guard let resolved = resolution.resolved else {
+            if let image, let offset = resolution.imageOffset {
                 out.append("0x")
-                out.appendHex(image.loadAddress, digits: 0)
+                out.appendHex(report.images[image].loadAddress, digits: 0)
                 out.append(" + ")
                 out.append(offset)
             } else {
@@ -95,15 +96,20 @@ extension SymbolicatedReport {
             out.append("\n")
             return
         }
-        let lines = frame.rendering?.lines(frame.locations, imageName: imageName) ?? LocationRendering.render(frame.locations, imageName: imageName)
-        var start = 0
-        for end in lines.ends {
-            if start > 0 {
-                // Inlined locations repeat the number, image and address.
-                for offset in head ..< headEnd { out.bytes.append(out.bytes[offset]) }
+        // Inlined locations repeat the number, image and address.
+        resolved.appendLines(imageName: imageName, head: head ..< headEnd, to: &out)
+    }
+
+    /// The lines of frames `range` of `frames` (a thread's or the exception backtrace), whose
+    /// resolutions start at `start`. The frames are borrowed where they are, not copied.
+    func appendFrameLines(_ frames: [CrashReport.Frame], _ range: Range<Int>, resolutionsFrom start: Int, columns: inout FrameColumns,
+                          to out: inout TextOutput) {
+        frames.withUnsafeBufferPointer { frames in
+            resolutions.withUnsafeBufferPointer { resolutions in
+                for position in range where position < frames.count && start + position < resolutions.count {
+                    appendFrameLines(frames[position], resolutions[start + position], columns: &columns, to: &out)
+                }
             }
-            out.bytes.append(contentsOf: lines.bytes[start ..< end])
-            start = end
         }
     }
 
@@ -129,50 +135,53 @@ extension SymbolicatedReport {
             // Replacements sorted by line (frames are listed in text order, so this is nearly sorted
             // already), naming frames by position so that none is copied.
             var replacements: [Replacement] = []
-            replacements.reserveCapacity(threads.reduce(0) { $0 + $1.frames.count })
-            for (thread, frames) in threads.enumerated() {
-                for position in frames.frames.indices {
-                    if let number = frames.frames[position].frame.textLine { replacements.append(Replacement(line: number, thread: thread, frame: position)) }
+            replacements.reserveCapacity(resolutions.count)
+            for (thread, source) in report.threads.enumerated() {
+                source.frames.withUnsafeBufferPointer { frames in
+                    for position in frames.indices {
+                        if let number = frames[position].textLine { replacements.append(Replacement(line: number, thread: thread, frame: position)) }
+                    }
                 }
             }
             var removed = 0 ..< 0
-            if let backtrace = lastExceptionBacktrace, let first = backtrace.first?.frame.textLine, first < lineCount,
+            if let backtrace = report.lastExceptionBacktrace, let first = backtrace.first?.textLine, first < lineCount,
                line(first).drop(while: { $0 == 0x20 || $0 == 0x09 }).first == UInt8(ascii: "(") {
                 // The compact "(0x… 0x…)" form becomes numbered frames, as symbolicatecrash writes it.
                 var end = first
                 while end < lineCount - 1, !line(end).contains(UInt8(ascii: ")")) { end += 1 }
                 removed = first + 1 ..< end + 1
                 replacements.append(Replacement(line: first, thread: -1, frame: -1))
-            } else if let backtrace = lastExceptionBacktrace {
+            } else if let backtrace = report.lastExceptionBacktrace {
                 for position in backtrace.indices {
-                    if let number = backtrace[position].frame.textLine { replacements.append(Replacement(line: number, thread: -1, frame: position)) }
+                    if let number = backtrace[position].textLine { replacements.append(Replacement(line: number, thread: -1, frame: position)) }
                 }
             }
             if !replacements.isSorted(by: { $0.line < $1.line }) { replacements.sort { $0.line < $1.line } }
             var columns = FrameColumns(digits: addressDigits)
-            out.bytes.reserveCapacity(bytes.count + replacements.count * 96)
-            var next = 0
-            for number in 0 ..< lineCount where !removed.contains(number) {
-                while next < replacements.count, replacements[next].line < number { next += 1 }
-                guard next < replacements.count, replacements[next].line == number else {
-                    out.bytes.append(contentsOf: line(number))
-                    out.bytes.append(UInt8(ascii: "\n"))
-                    continue
-                }
-                let replacement = replacements[next]
-                next += 1
+            out.reserve(bytes.count + replacements.count * 96)
+            let backtraceStart = threadStarts[report.threads.count]
+            // Lines between replacements are copied as one run, line breaks included. A line that
+            // holds several frames (never in a real report) is replaced by the first.
+            var cursor = 0
+            for replacement in replacements where replacement.line >= cursor && replacement.line < lineCount {
+                out.append(UnsafeBufferPointer(rebasing: bytes[starts[cursor] ..< starts[replacement.line]]))
+                cursor = replacement.line + 1
+                // The rest of a compact backtrace goes with its first line.
+                if !removed.isEmpty, cursor == removed.lowerBound { cursor = removed.upperBound }
                 if replacement.thread >= 0 {
-                    appendFrameLines(threads[replacement.thread].frames[replacement.frame], columns: &columns, to: &out)
-                } else if let backtrace = lastExceptionBacktrace {
-                    if replacement.frame >= 0 {
-                        appendFrameLines(backtrace[replacement.frame], columns: &columns, to: &out)
-                    } else {
-                        for position in backtrace.indices { appendFrameLines(backtrace[position], columns: &columns, to: &out) }
-                    }
+                    appendFrameLines(report.threads[replacement.thread].frames, replacement.frame ..< replacement.frame + 1,
+                                     resolutionsFrom: threadStarts[replacement.thread], columns: &columns, to: &out)
+                } else if let backtrace = report.lastExceptionBacktrace {
+                    let range = replacement.frame >= 0 ? replacement.frame ..< replacement.frame + 1 : 0 ..< backtrace.count
+                    appendFrameLines(backtrace, range, resolutionsFrom: backtraceStart, columns: &columns, to: &out)
                 }
             }
-            // Lines are joined by line breaks: the last one gets none (a text ending in "\n" has an empty last line).
-            if out.bytes.last == UInt8(ascii: "\n") { out.bytes.removeLast() }
+            if cursor < lineCount {
+                out.append(UnsafeBufferPointer(rebasing: bytes[starts[cursor]...]))
+            } else if out.last == UInt8(ascii: "\n") {
+                // The text ended on a replaced line without a line break of its own.
+                out.removeLast()
+            }
         }
     }
 
@@ -180,14 +189,14 @@ extension SymbolicatedReport {
         var columns = FrameColumns(digits: addressDigits)
         func field(_ key: String, _ value: String?) {
             guard let value else { return }
-            out.append(key)
+            out.append(string: key)
             out.append(":")
             out.appendSpaces(Swift.max(1, 21 - key.count - 1))
-            out.append(value)
+            out.append(string: value)
             out.append("\n")
         }
         func line(_ text: String = "") {
-            out.append(text)
+            out.append(string: text)
             out.append("\n")
         }
         field("Incident Identifier", report.incidentIdentifier)
@@ -212,7 +221,7 @@ extension SymbolicatedReport {
         }
         if let termination = report.terminationReason { line("Termination Reason: " + termination) }
         line()
-        if let crashed = report.crashedThread ?? threads.first(where: \.crashed)?.number {
+        if let crashed = report.crashedThread ?? report.threads.first(where: \.crashed)?.number {
             line("Triggered by Thread:  \(crashed)")
             line()
         }
@@ -221,17 +230,17 @@ extension SymbolicatedReport {
             line(info)
             line()
         }
-        if let backtrace = lastExceptionBacktrace {
+        if let backtrace = report.lastExceptionBacktrace {
             line("Last Exception Backtrace:")
-            for frame in backtrace { appendFrameLines(frame, columns: &columns, to: &out) }
+            appendFrameLines(backtrace, backtrace.indices, resolutionsFrom: threadStarts[report.threads.count], columns: &columns, to: &out)
             line()
         }
-        for thread in threads {
+        for (index, thread) in report.threads.enumerated() {
             if let name = thread.name ?? thread.queue.map({ "Dispatch queue: \($0)" }) {
                 line("Thread \(thread.number) name:   \(name)")
             }
             line("Thread \(thread.number)\(thread.crashed ? " Crashed" : ""):")
-            for frame in thread.frames { appendFrameLines(frame, columns: &columns, to: &out) }
+            appendFrameLines(thread.frames, thread.frames.indices, resolutionsFrom: threadStarts[index], columns: &columns, to: &out)
             line()
         }
         line()
@@ -241,7 +250,7 @@ extension SymbolicatedReport {
             let end = image.endAddress.map { "0x" + String($0, radix: 16) } ?? "???"
             let uuid = image.uuid.map { "<" + $0.uuidString.filter { $0 != "-" }.lowercased() + ">" } ?? "<???>"
             out.appendSpaces(Swift.max(0, 18 - start.count))
-            out.append(start)
+            out.append(string: start)
             out.append(" - ")
             out.appendSpaces(Swift.max(0, 18 - end.count))
             line("\(end) \(image.name) \(image.architecture ?? "")  \(uuid) \(image.path ?? "")")

@@ -13,53 +13,77 @@ final class SymbolicationMemo: Sendable {
     /// The tables, used under the memo's lock (taken once per report, not once per frame).
     struct Tables {
         var images: [UUID: Symbolicator.ImageSymbols] = [:]
-        var locations: [LocationKey: (locations: [SymbolicatedReport.Location], rendering: LocationRendering?)] = [:]
-        // Strings of an index's string table by offset: function names (raw and as displayed) and
-        // file paths (displayed as they are).
-        var names: [NameKey: (raw: String, shown: String)] = [:]
+        // What was looked up in each index: a report uses one or two, so a short list is searched
+        // (by identity, kept apart so that the search copies nothing).
+        private var indexes: [IndexTables] = []
+        private var identities: [ObjectIdentifier] = []
         // Names the reports themselves carry (partially symbolicated reports).
         var reportNames: [String: String] = [:]
 
-        init() {
-            locations.reserveCapacity(128)
-            names.reserveCapacity(64)
+        /// The locations of each looked-up offset of one index, and its strings by string-table
+        /// offset: function names (raw and as displayed) and file paths (displayed as they are).
+        struct IndexTables {
+            let index: SymbolIndex
+            var locations = OffsetMap<ResolvedAddress?>(capacity: 512)
+            var functions = OffsetMap<FunctionName>(capacity: 256)
+            var files = OffsetMap<String>(capacity: 32)
         }
 
-        /// The locations of `offset` in `index`, with names as Apple shows them, and, from the
-        /// second time the address is seen, the cache of their rendered text shared by every frame
-        /// at that address (an address seen once would only pay for it).
-        mutating func locations(in index: SymbolIndex, at offset: UInt64) throws(SymbolicationError)
-            -> (locations: [SymbolicatedReport.Location], rendering: LocationRendering?) {
-            let key = LocationKey(index: ObjectIdentifier(index), offset: offset)
-            if let known = locations[key] {
-                if known.rendering != nil { return known }
-                let entry = (locations: known.locations, rendering: Optional(LocationRendering()))
-                locations[key] = entry
-                return entry
+        /// A function's raw name and the name shown for it.
+        struct FunctionName {
+            var raw: String
+            var shown: String
+        }
+
+        private mutating func tables(for index: SymbolIndex) -> Int {
+            let identity = ObjectIdentifier(index)
+            if let position = identities.firstIndex(of: identity) { return position }
+            indexes.append(IndexTables(index: index))
+            identities.append(identity)
+            return indexes.count - 1
+        }
+
+        /// The locations of `offset` in `index`, with names as Apple shows them and their frame
+        /// lines rendered for image `imageName`; nil when the index knows nothing there.
+        mutating func resolved(in index: SymbolIndex, at offset: UInt64, imageName: String) throws(SymbolicationError) -> ResolvedAddress? {
+            let position = tables(for: index)
+            if let known = indexes[position].locations[offset] {
+                guard let known, known.imageName != imageName else { return known }
+                // The image goes by another name in this report: render for that name from now on.
+                let renamed = ResolvedAddress(locations: known.locations, imageName: imageName)
+                indexes[position].locations.set(renamed, for: offset)
+                return renamed
             }
             var found: [SymbolicatedReport.Location] = []
             for raw in try index.rawLookup(address: index.textAddress &+ offset) {
-                let name = try string(in: index, at: raw.function, demangling: true)
-                found.append(SymbolicatedReport.Location(function: name?.shown, rawFunction: name?.raw,
-                                                         file: try string(in: index, at: raw.file, demangling: false)?.raw,
+                let name = try function(in: position, at: raw.function)
+                found.append(SymbolicatedReport.Location(function: name?.shown, rawFunction: name?.raw, file: try file(in: position, at: raw.file),
                                                          line: raw.line, column: raw.column, inlined: raw.isInlined,
                                                          symbolOffset: raw.symbolOffset))
             }
-            if locations.count >= SymbolicationMemo.maxLocations { locations.removeAll() }
-            locations[key] = (found, nil)
-            return (found, nil)
+            let resolved = found.isEmpty ? nil : ResolvedAddress(locations: found, imageName: imageName)
+            if indexes[position].locations.count >= SymbolicationMemo.maxLocations { indexes[position].locations.removeAll() }
+            indexes[position].locations.set(resolved, for: offset)
+            return resolved
         }
 
-        private mutating func string(in index: SymbolIndex, at offset: UInt32, demangling: Bool) throws(SymbolicationError)
-            -> (raw: String, shown: String)? {
+        private mutating func function(in position: Int, at offset: UInt32) throws(SymbolicationError) -> FunctionName? {
             guard offset != SymbolIndexFormat.none else { return nil }
-            let key = NameKey(index: ObjectIdentifier(index), offset: offset, demangled: demangling)
-            if let known = names[key] { return known }
-            guard let raw = try index.string(at: offset) else { return nil }
-            let string = (raw: raw, shown: demangling ? SymbolDemangler.demangle(raw) : raw)
-            if names.count >= SymbolicationMemo.maxNames { names.removeAll() }
-            names[key] = string
-            return string
+            if let known = indexes[position].functions[UInt64(offset)] { return known }
+            guard let raw = try indexes[position].index.string(at: offset) else { return nil }
+            let name = FunctionName(raw: raw, shown: SymbolDemangler.demangle(raw))
+            if indexes[position].functions.count >= SymbolicationMemo.maxNames { indexes[position].functions.removeAll() }
+            indexes[position].functions.set(name, for: UInt64(offset))
+            return name
+        }
+
+        private mutating func file(in position: Int, at offset: UInt32) throws(SymbolicationError) -> String? {
+            guard offset != SymbolIndexFormat.none else { return nil }
+            if let known = indexes[position].files[UInt64(offset)] { return known }
+            guard let path = try indexes[position].index.string(at: offset) else { return nil }
+            if indexes[position].files.count >= SymbolicationMemo.maxNames { indexes[position].files.removeAll() }
+            indexes[position].files.set(path, for: UInt64(offset))
+            return path
         }
 
         /// `SymbolDemangler.demangle(raw)`, worked out once per name.
@@ -70,18 +94,13 @@ final class SymbolicationMemo: Sendable {
             reportNames[raw] = shown
             return shown
         }
-    }
 
-    struct NameKey: Hashable {
-        var index: ObjectIdentifier
-        var offset: UInt32
-        /// Function names are shown demangled, file paths as they are (one string may be both).
-        var demangled: Bool
-    }
-
-    struct LocationKey: Hashable {
-        var index: ObjectIdentifier
-        var offset: UInt64
+        /// Forgets everything looked up in `index`.
+        mutating func forget(_ index: SymbolIndex) {
+            guard let position = identities.firstIndex(of: ObjectIdentifier(index)) else { return }
+            indexes.remove(at: position)
+            identities.remove(at: position)
+        }
     }
 
     // Past these sizes the tables start over, which bounds the memory of a long-running server.
@@ -102,11 +121,7 @@ final class SymbolicationMemo: Sendable {
     /// Forgets an image and everything looked up in its index.
     func forget(_ uuid: UUID) {
         tables.withLock { tables in
-            if case let .indexed(index) = tables.images[uuid] {
-                let identifier = ObjectIdentifier(index)
-                tables.locations = tables.locations.filter { $0.key.index != identifier }
-                tables.names = tables.names.filter { $0.key.index != identifier }
-            }
+            if case let .indexed(index) = tables.images[uuid] { tables.forget(index) }
             tables.images[uuid] = nil
         }
     }

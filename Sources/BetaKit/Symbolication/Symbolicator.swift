@@ -66,25 +66,44 @@ public struct Symbolicator: Sendable {
     /// The report's threads and backtrace with every frame resolved as far as `images` allows.
     private func resolveFrames(of report: CrashReport, images: inout [ImageSymbols], tables: inout SymbolicationMemo.Tables,
                                mayRebuild: Bool) -> SymbolicatedReport {
-        var result = SymbolicatedReport(report: report, threads: [], lastExceptionBacktrace: nil, imagesWithoutSymbols: [],
-                                        signature: CrashSignature(exceptionType: "", frames: []))
-        result.threads.reserveCapacity(report.threads.count)
+        var boxes = [SymbolicatedReport.ImageBox?](repeating: nil, count: report.images.count)
+        var resolutions: [SymbolicatedReport.FrameResolution] = []
+        resolutions.reserveCapacity(report.threads.reduce(report.lastExceptionBacktrace?.count ?? 0) { $0 + $1.frames.count })
+        var starts: [Int] = []
+        starts.reserveCapacity(report.threads.count + 1)
+        // The tables and image states move into the context and back, so that nothing is copied.
+        var context = FrameContext(report: report, images: [], tables: SymbolicationMemo.Tables(), mayRebuild: mayRebuild)
+        swap(&context.tables, &tables)
+        swap(&context.images, &images)
         for thread in report.threads {
-            var frames: [SymbolicatedReport.Frame] = []
-            frames.reserveCapacity(thread.frames.count)
-            for frame in thread.frames {
+            starts.append(resolutions.count)
+            thread.frames.withUnsafeBufferPointer { frames in
                 // Frame 0 is where the thread stopped; the others are return addresses.
-                frames.append(resolve(frame, isReturnAddress: frame.number > 0, report: report, images: &images, tables: &tables, mayRebuild: mayRebuild))
+                for position in frames.indices {
+                    resolutions.append(resolve(frames[position], isReturnAddress: frames[position].number > 0, context: &context, boxes: &boxes))
+                }
             }
-            result.threads.append(.init(number: thread.number, name: thread.name, queue: thread.queue, crashed: thread.crashed, frames: frames))
         }
+        starts.append(resolutions.count)
         if let backtrace = report.lastExceptionBacktrace {
             // Every exception backtrace entry is a return address recorded by the throw.
-            result.lastExceptionBacktrace = backtrace.map {
-                resolve($0, isReturnAddress: true, report: report, images: &images, tables: &tables, mayRebuild: mayRebuild)
+            backtrace.withUnsafeBufferPointer { frames in
+                for position in frames.indices {
+                    resolutions.append(resolve(frames[position], isReturnAddress: true, context: &context, boxes: &boxes))
+                }
             }
         }
-        return result
+        swap(&context.tables, &tables)
+        swap(&context.images, &images)
+        return SymbolicatedReport(report: report, resolutions: resolutions, threadStarts: starts, imageBoxes: boxes)
+    }
+
+    /// What resolving a report's frames reads and updates.
+    private struct FrameContext {
+        let report: CrashReport
+        var images: [ImageSymbols]
+        var tables: SymbolicationMemo.Tables
+        let mayRebuild: Bool
     }
 
     /// What is known about one image of the report being symbolicated.
@@ -107,59 +126,80 @@ public struct Symbolicator: Sendable {
     }
 
     /// The index of `image`: from this symbolicator's memory, else the cache, else the locator.
+    /// An intact cached index is used without asking the locator; one built from damaged debug
+    /// information is offered every file the locator has, so an intact copy replaces it.
     private func symbols(for image: CrashReport.Image, isAppImage: Bool, progress: (@Sendable (SymbolIndexProgress) -> Void)?) throws -> ImageSymbols {
         guard let uuid = image.uuid else { return .missing("the report gives no UUID for it") }
         if let known = memo.image(uuid) { return known }
         let architecture = image.architecture.flatMap(MachOArchitecture.init(name:))
+        let cached = architecture.flatMap { cache.cachedIndex(uuid: uuid, architecture: $0) }
         let state: ImageSymbols
-        do {
-            if let architecture, let index = cache.cachedIndex(uuid: uuid, architecture: architecture) {
-                state = .indexed(index)
-            } else if let file = try isAppImage ? locator.symbolFile(for: uuid, architecture: architecture)
-                        : locator.symbolFile(forSystemImage: uuid, architecture: architecture) {
-                state = .indexed(try cache.index(for: file, progress: progress))
-            } else {
-                state = .missing(isAppImage ? "no dSYM with this UUID was given or archived" : "no symbol file with this UUID was given")
-            }
-        } catch let error as CancellationError {
-            throw error
-        } catch {
-            state = .missing("\(error)")
+        if let cached, !cached.isBuiltFromDamagedDebugInfo {
+            state = .indexed(cached)
+        } else {
+            state = try located(uuid: uuid, architecture: architecture, isAppImage: isAppImage, cached: cached, progress: progress)
         }
         memo.remember(uuid, state)
         return state
     }
 
-    private func imageIndex(of frame: CrashReport.Frame, in report: CrashReport) -> Int? {
+    /// The best index the locator's files give, starting from `cached`: files are tried in the
+    /// locator's order until one gives an index built from intact debug information.
+    private func located(uuid: UUID, architecture: MachOArchitecture?, isAppImage: Bool, cached: SymbolIndex?,
+                         progress: (@Sendable (SymbolIndexProgress) -> Void)?) throws -> ImageSymbols {
+        var best = cached
+        var failure: (any Error)?
+        do {
+            try locator.forEachSymbolFile(for: uuid, architecture: architecture, isSystemImage: !isAppImage) { file in
+                do {
+                    best = try cache.index(for: file, progress: progress)
+                } catch let error as CancellationError {
+                    throw error
+                } catch {
+                    failure = failure ?? error
+                }
+                return best?.isBuiltFromDamagedDebugInfo ?? true
+            }
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            failure = failure ?? error
+        }
+        if let best { return .indexed(best) }
+        if let failure { return .missing("\(failure)") }
+        return .missing(isAppImage ? "no dSYM with this UUID was given or archived" : "no symbol file with this UUID was given")
+    }
+
+    private func imageIndex(of frame: borrowing CrashReport.Frame, in report: CrashReport) -> Int? {
         if let index = frame.imageIndex, report.images.indices.contains(index) { return index }
         return report.images.firstIndex { $0.contains(frame.address) }
     }
 
-    private func resolve(_ frame: CrashReport.Frame, isReturnAddress: Bool, report: CrashReport, images: inout [ImageSymbols],
-                         tables: inout SymbolicationMemo.Tables, mayRebuild: Bool) -> SymbolicatedReport.Frame {
-        guard let imageIndex = imageIndex(of: frame, in: report) else {
-            return .init(frame: frame, image: nil, imageOffset: nil, locations: reportLocations(frame, tables: &tables),
-                         status: frame.symbol == nil ? .noImage : .fromReport)
+    private func resolve(_ frame: borrowing CrashReport.Frame, isReturnAddress: Bool, context: inout FrameContext,
+                         boxes: inout [SymbolicatedReport.ImageBox?]) -> SymbolicatedReport.FrameResolution {
+        guard let imageIndex = imageIndex(of: frame, in: context.report) else {
+            let resolved = reportLocations(frame, tables: &context.tables)
+            return .init(resolved: resolved, imageIndex: -1, status: resolved == nil ? .noImage : .fromReport, imageOffset: nil)
         }
-        let image = report.images[imageIndex]
-        let offset: UInt64? = frame.address >= image.loadAddress ? frame.address - image.loadAddress : nil
-        var result = SymbolicatedReport.Frame(frame: frame, image: image, imageOffset: offset, locations: [], status: .noSymbols)
-        guard case let .indexed(index) = images[imageIndex], let offset else {
-            result.locations = reportLocations(frame, tables: &tables)
-            if !result.locations.isEmpty { result.status = .fromReport }
+        if boxes[imageIndex] == nil { boxes[imageIndex] = SymbolicatedReport.ImageBox(context.report.images[imageIndex]) }
+        let loadAddress = context.report.images[imageIndex].loadAddress
+        let offset: UInt64? = frame.address >= loadAddress ? frame.address - loadAddress : nil
+        var result = SymbolicatedReport.FrameResolution(resolved: nil, imageIndex: Int32(imageIndex), status: .noSymbols, imageOffset: offset)
+        guard case let .indexed(index) = context.images[imageIndex], let offset else {
+            result.resolved = reportLocations(frame, tables: &context.tables)
+            if result.resolved != nil { result.status = .fromReport }
             return result
         }
         let lookupOffset = Self.lookupOffset(offset, isReturnAddress: isReturnAddress, architecture: index.architecture)
         do {
-            (result.locations, result.rendering) = try tables.locations(in: index, at: lookupOffset)
+            result.resolved = try context.tables.resolved(in: index, at: lookupOffset, imageName: context.report.images[imageIndex].name)
         } catch {
-            images[imageIndex] = mayRebuild ? .damaged(index, error) : .missing("\(error)")
+            context.images[imageIndex] = context.mayRebuild ? .damaged(index, error) : .missing("\(error)")
             return result
         }
-        result.status = result.locations.isEmpty ? .notFound : .symbolicated
-        if result.locations.isEmpty, frame.symbol != nil {
-            result.locations = reportLocations(frame, tables: &tables)
-            result.rendering = nil
+        result.status = result.resolved == nil ? .notFound : .symbolicated
+        if result.resolved == nil, frame.symbol != nil {
+            result.resolved = reportLocations(frame, tables: &context.tables)
             result.status = .fromReport
         }
         return result
@@ -186,9 +226,9 @@ public struct Symbolicator: Sendable {
     }
 
     /// What the report itself says about a frame (partially symbolicated reports).
-    private func reportLocations(_ frame: CrashReport.Frame, tables: inout SymbolicationMemo.Tables) -> [SymbolicatedReport.Location] {
-        guard let symbol = frame.symbol else { return [] }
-        return [.init(function: tables.demangled(symbol), rawFunction: symbol, file: frame.sourceFile, line: frame.sourceLine ?? 0,
-                      column: 0, inlined: false, symbolOffset: frame.symbolOffset)]
+    private func reportLocations(_ frame: borrowing CrashReport.Frame, tables: inout SymbolicationMemo.Tables) -> ResolvedAddress? {
+        guard let symbol = frame.symbol else { return nil }
+        return ResolvedAddress(locations: [.init(function: tables.demangled(symbol), rawFunction: symbol, file: frame.sourceFile,
+                                                 line: frame.sourceLine ?? 0, column: 0, inlined: false, symbolOffset: frame.symbolOffset)])
     }
 }

@@ -1,62 +1,154 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A growing UTF-8 buffer with the few formatting steps report rendering needs, so that frame
 /// lines are written straight into the output instead of being built as strings and joined.
-struct TextOutput {
-    var bytes: [UInt8] = []
+///
+/// It owns raw memory rather than an `[UInt8]`: a report is written in a few hundred small
+/// pieces, and each array append pays for uniqueness and capacity checks that a pointer bump
+/// does not. Being non-copyable, it can only be passed `inout` and frees its memory once.
+struct TextOutput: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes written so far.
+    private(set) var count = 0
 
-    mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+    init(capacity: Int = 4096) {
+        self.capacity = Swift.max(64, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(to: count + extra) }
+    }
+
+    private mutating func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        moved.update(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = newCapacity
+    }
+
+    /// The last byte written, if any.
+    var last: UInt8? { count > 0 ? base[count - 1] : nil }
+
+    /// Forgets the last byte.
+    mutating func removeLast() {
+        if count > 0 { count -= 1 }
+    }
+
+    /// The bytes written, for a caller's own use during the call.
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// Appends what was written to `bytes`.
+    func copy(to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+    }
+
+    @inline(__always)
+    mutating func append(byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func append(string text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
+            for byte in text.utf8 { append(byte: byte) }
+        }
+    }
+
+    mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Bytes `range` of what was written, again (inlined frames repeat their frame's head).
+    mutating func appendCopy(of range: Range<Int>) {
+        guard range.lowerBound >= 0, range.upperBound <= count, !range.isEmpty else { return }
+        reserve(range.count)
+        (base + count).update(from: base + range.lowerBound, count: range.count)
+        count += range.count
     }
 
     mutating func append(_ number: Int) {
-        guard number >= 0 else { return append(String(number)) }
+        guard number >= 0 else { return append(string: String(number)) }
         append(UInt64(number))
     }
 
     mutating func append(_ number: UInt64) {
-        var width = 1, scale: UInt64 = 1
-        while width < 20, number / scale >= 10 {
-            scale *= 10
-            width += 1
+        var digits = 1, rest = number / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
         }
+        reserve(digits)
         var value = number
-        while width > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value / scale))
-            value %= scale
-            scale /= 10
-            width -= 1
-        }
+        var position = count + digits - 1
+        repeat {
+            base[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+            value /= 10
+            position -= 1
+        } while value > 0
+        count += digits
     }
 
     /// Lowercase hexadecimal, zero-padded to `digits` (0 for no padding).
     mutating func appendHex(_ number: UInt64, digits: Int) {
-        var width = 1
-        while width < 16, number >> (4 * UInt64(width)) != 0 { width += 1 }
-        if digits > width { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: Swift.min(16, digits) - width)) }
-        for position in stride(from: width - 1, through: 0, by: -1) {
-            let nibble = UInt8(truncatingIfNeeded: number >> (4 * UInt64(position))) & 0xF
-            bytes.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
+        let width = Swift.max(1, (64 - number.leadingZeroBitCount + 3) / 4)
+        let total = Swift.max(width, Swift.min(16, digits))
+        reserve(total)
+        var value = number
+        var position = count + total - 1
+        for _ in 0 ..< total {
+            let nibble = UInt8(truncatingIfNeeded: value & 0xF)
+            base[position] = nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ nibble &- 10
+            value >>= 4
+            position -= 1
         }
+        count += total
     }
 
-    mutating func appendSpaces(_ count: Int) {
-        if count > 0 { bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count)) }
+    mutating func appendSpaces(_ spaces: Int) {
+        guard spaces > 0 else { return }
+        reserve(spaces)
+        (base + count).initialize(repeating: UInt8(ascii: " "), count: spaces)
+        count += spaces
     }
 
     /// Spaces up to byte position `column`, and at least `minimum` of them.
     mutating func pad(to column: Int, minimum: Int) {
-        appendSpaces(Swift.max(minimum, column - bytes.count))
+        appendSpaces(Swift.max(minimum, column - count))
     }
 
     /// The part of `path` after its last "/".
     ///
     /// (Used for file names in location lines.)
     mutating func appendLastPathComponent(_ path: String) {
-        var path = path
-        path.withUTF8 { utf8 in
-            let start = (utf8.lastIndex(of: UInt8(ascii: "/")) ?? -1) + 1
-            bytes.append(contentsOf: utf8[start...])
+        let done: Void? = path.utf8.withContiguousStorageIfAvailable { utf8 in
+            var start = utf8.count
+            while start > 0, utf8[start - 1] != UInt8(ascii: "/") { start -= 1 }
+            append(UnsafeBufferPointer(rebasing: utf8[start...]))
         }
+        if done == nil { append(string: String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? "")) }
     }
 }
 

@@ -3,28 +3,63 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 import Synchronization
 
-/// Turns SIGTERM and SIGINT into a callback (for graceful shutdown) instead of killing the process.
-public enum ServerSignals {
-    // Dispatch sources are thread-safe but not marked Sendable; they are only kept alive here.
-    private final class Retained: @unchecked Sendable {
-        let source: any DispatchSourceSignal
-        init(_ source: any DispatchSourceSignal) { self.source = source }
-    }
+/// The write end of the pipe the signal handler reports to (-1 until installed). An atomic global
+/// because a C signal handler can capture nothing.
+private let signalPipeWriteEnd = Atomic<Int32>(-1)
 
-    private static let sources = Mutex<[Retained]>([])
+/// Runs in whatever thread the kernel picked: only async-signal-safe work (one `write`).
+private func reportTerminationSignal(_ number: Int32) {
+    let saved = errno
+    var byte = UInt8(truncatingIfNeeded: number)
+    let descriptor = signalPipeWriteEnd.load(ordering: .acquiring)
+    if descriptor >= 0 { _ = write(descriptor, &byte, 1) }
+    errno = saved
+}
+
+/// Turns SIGTERM and SIGINT into a callback (for graceful shutdown) instead of killing the process.
+///
+/// A real handler is installed synchronously with `signal`, so a signal that arrives at any moment
+/// after `onTermination` returns is delivered. It writes the signal number to a pipe that a
+/// dedicated thread reads. That thread unblocks both signals, so the kernel always has a thread to
+/// deliver them to even where libdispatch has blocked them in its own threads. (Dispatch signal
+/// sources register asynchronously, and a signal in that window used to be ignored.)
+public enum ServerSignals {
+    private static let handlers = Mutex<[@Sendable (String) -> Void]>([])
 
     /// Calls `handler` with the signal name each time SIGTERM or SIGINT arrives.
-    public static func onTermination(_ handler: @escaping @Sendable (String) -> Void) {
-        for (number, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { handler(name) }
-            source.resume()
-            let retained = Retained(source)
-            sources.withLock { $0.append(retained) }
+    public static func onTermination(_ handler: @escaping @Sendable (String) -> Void) throws(ServerError) {
+        let first = handlers.withLock { list -> Bool in
+            list.append(handler)
+            return list.count == 1
+        }
+        if first { try install() }
+    }
+
+    private static func install() throws(ServerError) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw .system(operation: "creating the signal pipe", errno: errno) }
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        for descriptor in [readEnd, writeEnd] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        // A burst of signals must never block the handler: excess bytes are dropped, and one is enough.
+        _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
+        signalPipeWriteEnd.store(writeEnd, ordering: .releasing)
+        for number in [SIGTERM, SIGINT] { _ = signal(number, reportTerminationSignal) }
+        try LoopThread.start(name: "signals", stackSize: 64 << 10) {
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, SIGTERM)
+            sigaddset(&set, SIGINT)
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                guard count == 1 else { return }
+                let name = Int32(byte) == SIGINT ? "SIGINT" : "SIGTERM"
+                for handler in handlers.withLock({ $0 }) { handler(name) }
+            }
         }
     }
 }
@@ -37,7 +72,7 @@ public enum BetaServer {
                              log: ServerLog = .standardError) async throws {
         let server = try HTTPServer(configuration: configuration, router: router, middleware: middleware, log: log)
         // Handlers go in before the sockets open, so a signal can never hit the default (fatal) action.
-        ServerSignals.onTermination { name in
+        try ServerSignals.onTermination { name in
             log.message("\(name): no longer accepting connections; finishing in-flight requests "
                 + "(up to \(configuration.timeouts.shutdownGrace))")
             server.shutdown()

@@ -38,7 +38,8 @@ public struct Request: Sendable {
         self.peerAddress = peerAddress
         self.clientAddress = peerAddress
         self.scheme = "http"
-        self.host = headers["Host"]
+        // RFC 9112 §3.2.2: an absolute-form target's authority replaces the Host header.
+        self.host = Request.authority(ofAbsoluteTarget: target) ?? headers["Host"]
         self.body = body
     }
 
@@ -56,6 +57,16 @@ public struct Request: Sendable {
             }
         }
         return nil
+    }
+
+    /// The host (and port) of an absolute-form target such as `http://beta.example.com:8080/t/x`,
+    /// without any user information; nil for the origin form.
+    static func authority(ofAbsoluteTarget target: String) -> String? {
+        guard HeadSemantics.hasHTTPScheme(target), let colon = target.firstIndex(of: ":") else { return nil }
+        let afterScheme = target[target.index(after: colon)...].dropFirst(2)
+        var authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        return authority.isEmpty ? nil : String(authority)
     }
 
     static func split(target: String) -> (String, String?) {

@@ -80,7 +80,7 @@ public enum HTTPParseError: Error, Equatable, Sendable, CustomStringConvertible 
         case .bareLineFeed: "LF without CR; end every line with CRLF"
         case .malformedRequestLine: "request line must be 'METHOD SP target SP HTTP/1.1' with single spaces"
         case .invalidMethod: "method is not a valid token"
-        case .invalidTarget: "request target must be an origin-form path starting with '/' using visible ASCII only"
+        case .invalidTarget: "request target must be an origin-form path starting with '/' (or an absolute http(s) URL with a host) using visible ASCII only"
         case .malformedVersion: "protocol version must be HTTP/DIGIT.DIGIT"
         case .unsupportedVersion(let version): "\(version) is not supported; use HTTP/1.1"
         case .obsoleteLineFolding: "obsolete line folding (field line starting with whitespace) is not accepted"

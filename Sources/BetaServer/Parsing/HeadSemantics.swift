@@ -58,7 +58,12 @@ enum HeadSemantics {
         guard let first = bytes.first else { throw .invalidTarget }
         if first == UInt8(ascii: "/") { return }
         if target == "*" && method == .options { return }
-        if hasHTTPScheme(target) { return }  // absolute-form (RFC 9112 §3.2.2)
+        if hasHTTPScheme(target) {  // absolute-form (RFC 9112 §3.2.2): its authority becomes the host
+            guard let authority = Request.authority(ofAbsoluteTarget: target), isValidHost(authority) else {
+                throw .invalidTarget
+            }
+            return
+        }
         throw .invalidTarget
     }
 

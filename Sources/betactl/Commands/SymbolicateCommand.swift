@@ -21,7 +21,8 @@ enum SymbolicateCommand: SynchronousCommand {
         Prints the report in Apple's text layout with each frame as `symbol (in Image) (File.swift:LINE)`; \
         inlined functions get their own line marked [inlined]. Frames without symbols are kept as they were, \
         and every image that had no symbols is named on standard error with its UUID. Symbol indexes are \
-        built on first use into <home>/cache/symbols/ (safe to delete). With several reports, each is \
+        built on first use into <home>/cache/symbols/ (safe to delete); an index built from damaged debug \
+        information is rebuilt when a --dsym or the archive holds an intact copy of the image. With several reports, each is \
         preceded by a `==> REPORT <==` line, and --json prints an array; a report that cannot be read \
         is named on standard error, the others are still symbolicated, and the exit status says so.
         """,
@@ -41,7 +42,7 @@ enum SymbolicateCommand: SynchronousCommand {
         do { dsyms = try DSYMPathLocator(paths: args.values("--dsym")) } catch {
             throw CommandFailure(description: "\(error)", category: .invalidInput)
         }
-        let cache = try SymbolIndexCache(directory: Home.cachePath(home: homePath) + "/symbols")
+        let cache = try SymbolIndexCache(directory: Home.symbolIndexPath(home: homePath))
         // dSYMs named on the command line win; the archive has every published build's symbols.
         let locator = ChainedSymbolFileLocator([dsyms, ArchiveSymbolFileLocator(homePath: homePath)])
         let symbolicator = Symbolicator(locator: locator, cache: cache)

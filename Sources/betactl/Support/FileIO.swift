@@ -18,7 +18,7 @@ enum FileIO {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileSystemError(operation: "stat", path: path, errno: errno) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw FileSystemError(operation: "read", path: path, errno: EISDIR) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw FileSystemError.notARegularFile(operation: "read", path: path, mode: info.st_mode) }
         guard Int(info.st_size) <= limit else {
             throw CommandFailure(description: "\(path) is \(info.st_size) bytes, larger than the \(limit)-byte limit for this kind of file; check that it is the right file", category: .invalidInput)
         }

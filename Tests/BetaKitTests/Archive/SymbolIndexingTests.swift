@@ -134,3 +134,54 @@ import Testing
         #expect(failures == [SymbolIndexingProblem(key: unknown, kind: .notBuilt, reason: "the archive has no symbol file for it")])
     }
 }
+
+extension SymbolIndexingTests {
+    @Test(arguments: [false, true])
+    func addSymbolsReplacesADamagedArchivedCopyWithAnIntactOneAndKeepsTheOldFile(indexedFirst: Bool) async throws {
+        let dir = try TemporaryDirectory()
+        let archive = Archive(home: try ArchiveTests.home(dir))
+        let damaged = try Self.dsymWithDamagedDebugInfo(in: dir)
+        let key = try #require(try archive.addSymbols(paths: [damaged], now: FormatsFixtures.now).added.first)
+        // Whether the damage is known from the cached index or found by indexing the archived file again.
+        if indexedFirst { _ = await archive.buildSymbolIndexes(for: [key]) }
+        let old = try #require(try archive.symbolLocation(uuid: key.uuid, architecture: key.architecture)).path
+
+        let intact = LocalFixtures.url("symbols/arm64-dwarf4/App.dSYM").path
+        let result = try archive.addSymbols(paths: [intact], now: FormatsFixtures.now)
+        #expect(result.added.isEmpty)
+        #expect(result.alreadyPresent.isEmpty)
+        #expect(result.replaced.map(\.key) == [key])
+        #expect(result.replaced.first?.archivedProblems == 1)
+        #expect(result.replaced.first?.description == "\(key): the archived copy was replaced by an intact one: its debug information is damaged (1 part could not be read); the old file stays in the archive")
+        let new = try #require(try archive.symbolLocation(uuid: key.uuid, architecture: key.architecture)).path
+        #expect(new != old)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: new)) == Data(contentsOf: URL(fileURLWithPath: intact + "/Contents/Resources/DWARF/App")))
+        // Source data is never lost: the damaged file is still archived and recorded.
+        #expect(FileManager.default.fileExists(atPath: old))
+        let history = try archive.replacedSymbols()
+        #expect(history.map(\.key) == [key])
+        #expect(history.first?.path == old)
+        #expect(history.first?.reason.contains("damaged") == true)
+
+        // Adding either copy again changes nothing: the archive holds the intact one.
+        for path in [damaged, intact] {
+            let again = try archive.addSymbols(paths: [path], now: FormatsFixtures.now)
+            #expect(again.replaced.isEmpty)
+            #expect(again.alreadyPresent == [key])
+            #expect(try archive.symbolLocation(uuid: key.uuid, architecture: key.architecture)?.path == new)
+        }
+    }
+
+    @Test func anIntactArchivedCopyIsNeverReplaced() throws {
+        let dir = try TemporaryDirectory()
+        let archive = Archive(home: try ArchiveTests.home(dir))
+        let intact = LocalFixtures.url("symbols/arm64-dwarf4/App.dSYM").path
+        let key = try #require(try archive.addSymbols(paths: [intact], now: FormatsFixtures.now).added.first)
+        let archived = try archive.symbolLocation(uuid: key.uuid, architecture: key.architecture)?.path
+        let result = try archive.addSymbols(paths: [try Self.dsymWithDamagedDebugInfo(in: dir)], now: FormatsFixtures.now)
+        #expect(result.replaced.isEmpty)
+        #expect(result.alreadyPresent == [key])
+        #expect(try archive.symbolLocation(uuid: key.uuid, architecture: key.architecture)?.path == archived)
+        #expect(try archive.replacedSymbols().isEmpty)
+    }
+}

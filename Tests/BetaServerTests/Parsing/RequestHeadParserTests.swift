@@ -179,6 +179,21 @@ import Testing
         #expect(request.query == "y")
     }
 
+    @Test func anAbsoluteFormTargetsAuthorityReplacesTheHostHeader() throws {
+        let head = try #require(try parseHead("GET http://user@beta.example.com:8443/t/abc HTTP/1.1\r\nHost: other\r\n\r\n"))
+        let request = Request(method: head.method, target: head.target, headers: head.headers)
+        #expect(request.host == "beta.example.com:8443")
+        #expect(request.path == "/t/abc")
+        #expect(request.baseURL == "http://beta.example.com:8443")
+        let origin = try #require(try parseHead("GET /t/abc HTTP/1.1\r\nHost: other\r\n\r\n"))
+        #expect(Request(method: origin.method, target: origin.target, headers: origin.headers).host == "other")
+    }
+
+    @Test(arguments: ["http:///x", "http://", "http://a@/x", "http://h\\x/"])
+    func absoluteFormTargetsWithoutAValidAuthorityAreRejected(target: String) {
+        #expect(parseError("GET \(target) HTTP/1.1\r\nHost: h\r\n\r\n") == .invalidTarget)
+    }
+
     @Test func http11RequiresExactlyOneValidHost() throws {
         #expect(parseError("GET / HTTP/1.1\r\n\r\n") == .missingHost)
         #expect(parseError("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n") == .invalidHost)
