@@ -85,16 +85,7 @@ import Testing
         let home = dir.child("home")
         let cli = Betactl(home: home)
         try cli.ok("init")
-        // The fixture with its first compile unit's DWARF version overwritten: the Mach-O is intact.
-        let copy = dir.child("Damaged.dSYM")
-        try FileManager.default.copyItem(atPath: Self.fixture("symbols/arm64-dwarf4/App.dSYM"), toPath: copy)
-        let dwarf = copy + "/Contents/Resources/DWARF/App"
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dwarf)))
-        let offset = try bytes.withUnsafeBytes { raw in Int(try #require(try MachOImage(bytes: raw).section(named: "__debug_info")).fileOffset) }
-        bytes[offset + 4] = 0xFF
-        bytes[offset + 5] = 0xFF
-        try Data(bytes).write(to: URL(fileURLWithPath: dwarf))
-
+        let copy = try Self.damagedDSYM(in: dir)
         let result = try cli.run("add-symbols", copy)
         #expect(result.status == 0)
         #expect(result.stdout.contains("Archived 1 new symbol slice."))
