@@ -30,13 +30,14 @@ public enum ServerSignals {
 
     /// Calls `handler` with the signal name each time SIGTERM or SIGINT arrives.
     public static func onTermination(_ handler: @escaping @Sendable (String) -> Void) throws(ServerError) {
-        let first = handlers.withLock { list -> Bool in
+        try handlers.withLock { list throws(ServerError) in
+            if list.isEmpty { try install() }
             list.append(handler)
-            return list.count == 1
         }
-        if first { try install() }
     }
 
+    /// Starts the reading thread first and installs the handlers last, so a failure leaves the
+    /// default dispositions in place rather than handlers writing to a pipe nobody reads.
     private static func install() throws(ServerError) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw .system(operation: "creating the signal pipe", errno: errno) }
@@ -44,23 +45,29 @@ public enum ServerSignals {
         for descriptor in [readEnd, writeEnd] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         // A burst of signals must never block the handler: excess bytes are dropped, and one is enough.
         _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
+        do {
+            try LoopThread.start(name: "signals", stackSize: 64 << 10) {
+                var set = sigset_t()
+                sigemptyset(&set)
+                sigaddset(&set, SIGTERM)
+                sigaddset(&set, SIGINT)
+                pthread_sigmask(SIG_UNBLOCK, &set, nil)
+                var byte: UInt8 = 0
+                while true {
+                    let count = read(readEnd, &byte, 1)
+                    if count < 0 && errno == EINTR { continue }
+                    guard count == 1 else { return }
+                    let name = Int32(byte) == SIGINT ? "SIGINT" : "SIGTERM"
+                    for handler in handlers.withLock({ $0 }) { handler(name) }
+                }
+            }
+        } catch {
+            close(readEnd)
+            close(writeEnd)
+            throw error
+        }
         signalPipeWriteEnd.store(writeEnd, ordering: .releasing)
         for number in [SIGTERM, SIGINT] { _ = signal(number, reportTerminationSignal) }
-        try LoopThread.start(name: "signals", stackSize: 64 << 10) {
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, SIGTERM)
-            sigaddset(&set, SIGINT)
-            pthread_sigmask(SIG_UNBLOCK, &set, nil)
-            var byte: UInt8 = 0
-            while true {
-                let count = read(readEnd, &byte, 1)
-                if count < 0 && errno == EINTR { continue }
-                guard count == 1 else { return }
-                let name = Int32(byte) == SIGINT ? "SIGINT" : "SIGTERM"
-                for handler in handlers.withLock({ $0 }) { handler(name) }
-            }
-        }
     }
 }
 

@@ -59,27 +59,28 @@ public struct Request: Sendable {
         return nil
     }
 
-    /// The host (and port) of an absolute-form target such as `http://beta.example.com:8080/t/x`,
-    /// without any user information; nil for the origin form.
-    static func authority(ofAbsoluteTarget target: String) -> String? {
+    /// An absolute-form target such as `http://user@beta.example.com:8080/t/x?y` cut into its
+    /// authority and the path and query after it; nil for the other forms.
+    static func absoluteForm(_ target: String) -> (authority: Substring, pathAndQuery: Substring)? {
         guard HeadSemantics.hasHTTPScheme(target), let colon = target.firstIndex(of: ":") else { return nil }
         let afterScheme = target[target.index(after: colon)...].dropFirst(2)
-        var authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let end = afterScheme.firstIndex { $0 == "/" || $0 == "?" } ?? afterScheme.endIndex
+        return (afterScheme[..<end], afterScheme[end...])
+    }
+
+    /// The host (and port) of an absolute-form target, without any user information; nil for the
+    /// origin form or an empty host.
+    static func authority(ofAbsoluteTarget target: String) -> String? {
+        guard var authority = absoluteForm(target)?.authority else { return nil }
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
         return authority.isEmpty ? nil : String(authority)
     }
 
     static func split(target: String) -> (String, String?) {
         var rest = Substring(target)
-        if HeadSemantics.hasHTTPScheme(target), let colon = rest.firstIndex(of: ":") {
-            // absolute-form: drop scheme and authority, keep path and query.
-            let afterScheme = rest[rest.index(after: colon)...].dropFirst(2)
-            if let slash = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) {
-                rest = afterScheme[slash...]
-            } else {
-                rest = "/"
-            }
-            if rest.first == "?" { rest = "/" + rest }
+        if let parts = absoluteForm(target) {
+            // Only the path and query count; an absent path is "/".
+            rest = parts.pathAndQuery.first == "/" ? parts.pathAndQuery : "/" + parts.pathAndQuery
         }
         if let question = rest.firstIndex(of: "?") {
             return (String(rest[..<question]), String(rest[rest.index(after: question)...]))
