@@ -25,7 +25,11 @@ struct BinaryPlistReader {
     let objectCount: Int
     let offsetTable: Int
     // Decoded objects with the number of values each expands to, so shared objects are read once.
-    var decoded: [Int: (value: PlistValue, size: Int)] = [:]
+    /// Objects already read, with how many levels they reach below themselves: a shared subtree
+    /// referenced again from deeper down must still respect `maxDepth`.
+    var decoded: [Int: (value: PlistValue, size: Int, height: Int)] = [:]
+    /// The deepest level reached so far while reading the current object.
+    var deepest = 0
     var active = Set<Int>()
     var values = 0
 
@@ -75,8 +79,10 @@ struct BinaryPlistReader {
     mutating func object(_ reference: Int, depth: Int) throws(PlistError) -> (value: PlistValue, size: Int) {
         guard reference < objectCount else { throw PlistError("a reference names object \(reference) of \(objectCount)") }
         if let known = decoded[reference] {
+            guard depth + known.height < Self.maxDepth else { throw PlistError("objects nest more than \(Self.maxDepth) deep") }
+            deepest = max(deepest, depth + known.height)
             try count(known.size)
-            return known
+            return (known.value, known.size)
         }
         guard depth < Self.maxDepth else { throw PlistError("objects nest more than \(Self.maxDepth) deep") }
         guard active.insert(reference).inserted else { throw PlistError("object \(reference) contains itself") }
@@ -85,8 +91,11 @@ struct BinaryPlistReader {
         guard offset >= UInt64(Self.magic.count), offset < UInt64(offsetTable) else {
             throw PlistError("object \(reference) is at offset \(offset), outside the object area")
         }
+        let outer = deepest
+        deepest = depth
         let result = try objectValue(at: Int(offset), reference: reference, depth: depth)
-        decoded[reference] = result
+        decoded[reference] = (result.value, result.size, deepest - depth)
+        deepest = max(outer, deepest)
         return result
     }
 

@@ -75,6 +75,37 @@ import Testing
         #expect(Self.failure(Array(xml.utf8))?.contains("nest more than 512 deep") == true)
     }
 
+    /// Two chains of one-element arrays, each `length` long; the second chain's last array holds the
+    /// first chain's top, and the top object holds both chain tops. Object references are 2 bytes.
+    static func sharedChains(length: Int) -> [UInt8] {
+        var objects: [[UInt8]] = [[0x09]]
+        func array(_ references: [Int]) -> [UInt8] {
+            [0xA0 | UInt8(references.count)] + references.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        }
+        for index in 1 ..< length { objects.append(array([index - 1])) }
+        objects.append(array([length - 1]))
+        for index in length + 1 ..< 2 * length { objects.append(array([index - 1])) }
+        objects.append(array([length - 1, 2 * length - 1]))
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in objects {
+            offsets.append(bytes.count)
+            bytes += object
+        }
+        let table = bytes.count
+        func bigEndian(_ value: Int, _ size: Int) -> [UInt8] { (0 ..< size).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) } }
+        for offset in offsets { bytes += bigEndian(offset, 4) }
+        bytes += [0, 0, 0, 0, 0, 0, 4, 2] + bigEndian(objects.count, 8) + bigEndian(objects.count - 1, 8) + bigEndian(table, 8)
+        return bytes
+    }
+
+    @Test func aSharedSubtreeReferencedFromDeeperDownStillRespectsTheNestingLimit() throws {
+        // Each chain alone is 300 deep; through the shared first chain the second reaches 600.
+        #expect(Self.failure(Self.sharedChains(length: 300))?.contains("nest more than 512 deep") == true)
+        // Two chains of 200 (400 deep through the shared one) are within the limit.
+        #expect(Self.failure(Self.sharedChains(length: 200)) == nil)
+    }
+
     @Test func rejectsBinaryReferenceCyclesAndOutOfRangeReferences() {
         #expect(Self.failure(Self.binaryPlist([[0xA1, 0x00]]))?.contains("object 0 contains itself") == true)
         #expect(Self.failure(Self.binaryPlist([[0xA1, 0x01], [0xA1, 0x00]]))?.contains("contains itself") == true)
