@@ -18,7 +18,6 @@ import Testing
     }
 
     @Test func swiftRuntimeDemanglerIsFound() {
-        #expect(SymbolDemangler.hasSwiftDemangler)
         #expect(SymbolDemangler.demangle("$s7Fixture7compute_5labelBi64_Bi64__Bi64_tF") == "compute(_:label:)")
     }
 

@@ -11,15 +11,20 @@ extension CrashReport {
     /// Reads a crash report in any supported format: a text `.crash` (with or without a JSON
     /// header line), a JSON `.ips` (bug_type 309), or an iOS 14 `.ips` whose body is text.
     public init(bytes: [UInt8]) throws(CrashReportError) {
-        guard bytes.count <= Self.maxSize else {
-            throw CrashReportError.unrecognized("the file is \(bytes.count) bytes, far larger than any crash report")
-        }
+        try Self.checkSize(bytes.count)
         self = try bytes.withUnsafeBufferPointer { (buffer) throws(CrashReportError) -> CrashReport in try Self.parse(buffer) }
     }
 
     /// Reads a crash report in any supported format (see `init(bytes:)`).
     public init(data: Data) throws(CrashReportError) {
+        try Self.checkSize(data.count)  // before copying it
         try self.init(bytes: [UInt8](data))
+    }
+
+    static func checkSize(_ count: Int) throws(CrashReportError) {
+        guard count <= Self.maxSize else {
+            throw CrashReportError.unrecognized("the file is \(count) bytes, far larger than any crash report")
+        }
     }
 
     /// Reads a crash report from its text.

@@ -171,6 +171,4 @@ extension UInt8 {
     var isBlank: Bool { self == 0x20 || self == 0x09 || self == 0x0d }
     /// 0-9.
     var isASCIIDigit: Bool { self >= 0x30 && self <= 0x39 }
-    /// 0-9, a-f, A-F.
-    var isASCIIHexDigit: Bool { hexDigitValue != nil }
 }

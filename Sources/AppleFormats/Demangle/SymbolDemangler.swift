@@ -48,9 +48,6 @@ public enum SymbolDemangler {
         return UInt(bitPattern: address)
     }()
 
-    /// Whether the Swift runtime's demangler is available (it is linked in, so always).
-    public static var hasSwiftDemangler: Bool { true }
-
     /// Whether `name` is a mangled Swift symbol (current `$s`/`$e` manglings and the Swift 3-4 `_T` forms).
     public static func isSwiftSymbol(_ name: String) -> Bool {
         // Byte comparisons on the first bytes: symbol names are bytes, and String.hasPrefix is far

@@ -57,6 +57,11 @@ public struct ArchiveSymbolFileLocator: SymbolFileLocator {
         return SymbolFile(path: found.path, uuid: uuid, architecture: found.architecture)
     }
 
-    /// Nil: operating-system images are never archived.
-    public func symbolFile(forSystemImage uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile? { nil }
+    /// The archived file, except for operating-system images, which are never archived (so the
+    /// database is not even opened for them).
+    public func forEachSymbolFile(for uuid: UUID, architecture: MachOArchitecture?, isSystemImage: Bool,
+                                  _ body: (SymbolFile) throws -> Bool) throws {
+        guard !isSystemImage, let found = try symbolFile(for: uuid, architecture: architecture) else { return }
+        _ = try body(found)
+    }
 }

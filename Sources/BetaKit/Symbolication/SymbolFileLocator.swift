@@ -36,31 +36,23 @@ public protocol SymbolFileLocator: Sendable {
     /// is a hint (crash reports name it); the UUID alone identifies the image.
     func symbolFile(for uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile?
 
-    /// The file holding an image of the operating system (one the report places under
-    /// `/System/`, `/usr/` and the like), or nil. Locators that only hold the app's own symbols,
-    /// such as the release archive, answer nil without looking.
-    func symbolFile(forSystemImage uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile?
-
     /// Offers every file this locator has for the image, best first, until `body` returns false.
     /// Used when the first file gave an index built from damaged debug information: another copy
     /// (a second `--dsym`, the archived one) may be intact. Files are looked up only as they are
     /// needed, so a locator that is never reached (the archive's database) is never opened.
+    /// `isSystemImage` marks an image of the operating system (one the report places under
+    /// `/System/`, `/usr/` and the like): locators that only hold the app's own symbols, such as
+    /// the release archive, offer nothing for it without looking.
     func forEachSymbolFile(for uuid: UUID, architecture: MachOArchitecture?, isSystemImage: Bool,
                            _ body: (SymbolFile) throws -> Bool) throws
 }
 
 extension SymbolFileLocator {
-    /// By default system images are looked up like any other.
-    public func symbolFile(forSystemImage uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile? {
-        try symbolFile(for: uuid, architecture: architecture)
-    }
-
-    /// By default a locator has one file per image: the one `symbolFile` returns.
+    /// By default a locator has one file per image, the one `symbolFile` returns, and looks up
+    /// system images like any other.
     public func forEachSymbolFile(for uuid: UUID, architecture: MachOArchitecture?, isSystemImage: Bool,
                                   _ body: (SymbolFile) throws -> Bool) throws {
-        let found = isSystemImage ? try symbolFile(forSystemImage: uuid, architecture: architecture)
-            : try symbolFile(for: uuid, architecture: architecture)
-        if let found { _ = try body(found) }
+        if let found = try symbolFile(for: uuid, architecture: architecture) { _ = try body(found) }
     }
 }
 
@@ -78,14 +70,6 @@ public struct ChainedSymbolFileLocator: SymbolFileLocator {
     public func symbolFile(for uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile? {
         for locator in locators {
             if let found = try locator.symbolFile(for: uuid, architecture: architecture) { return found }
-        }
-        return nil
-    }
-
-    /// The first answer any locator gives for a system image.
-    public func symbolFile(forSystemImage uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile? {
-        for locator in locators {
-            if let found = try locator.symbolFile(forSystemImage: uuid, architecture: architecture) { return found }
         }
         return nil
     }

@@ -72,7 +72,7 @@ extension SymbolicatedReport {
                               version: report.version, build: report.build, pid: report.processID)
             exception = report.exception
             terminationReason = report.terminationReason
-            crashedThread = report.crashedThread ?? result.threads.first(where: \.crashed)?.number
+            crashedThread = report.crashedThread ?? report.threads.first(where: \.crashed)?.number  // the parsed threads: no frames built
             signature = result.signature
             threads = result.threads.map { ThreadView(number: $0.number, name: $0.name, queue: $0.queue, crashed: $0.crashed, frames: $0.frames.map(view)) }
             lastExceptionBacktrace = result.lastExceptionBacktrace?.map(view)

@@ -49,7 +49,8 @@ public struct Symbolicator: Sendable {
         for position in images.indices {
             guard case let .damaged(index, error) = images[position] else { continue }
             damaged = true
-            images[position] = (try? rebuilt(index)).map { .indexed($0) } ?? .missing("\(error)")
+            images[position] = try rebuilt(index, isAppImage: report.isAppImage(report.images[position]), progress: progress)
+                ?? .missing("\(error)")
         }
         if damaged { result = memo.withTables { resolveFrames(of: report, images: &images, tables: &$0, mayRebuild: false) } }
         var missing: [SymbolicatedReport.MissingSymbols] = []
@@ -205,14 +206,16 @@ public struct Symbolicator: Sendable {
         return result
     }
 
-    /// Rebuilds a damaged index from its symbol file; nil when the symbol file cannot be found.
-    private func rebuilt(_ damaged: SymbolIndex) throws -> SymbolIndex? {
+    /// Rebuilds a damaged index the way a missing one is found (the same files, in the same
+    /// order, system images never reaching the archive); nil when no file gives an index.
+    private func rebuilt(_ damaged: SymbolIndex, isAppImage: Bool,
+                         progress: (@Sendable (SymbolIndexProgress) -> Void)?) throws -> ImageSymbols? {
         cache.discard(uuid: damaged.uuid, architecture: damaged.architecture)
         memo.forget(damaged.uuid)
-        guard let file = try locator.symbolFile(for: damaged.uuid, architecture: damaged.architecture) else { return nil }
-        let index = try cache.index(for: file)
-        memo.remember(damaged.uuid, .indexed(index))
-        return index
+        let state = try located(uuid: damaged.uuid, architecture: damaged.architecture, isAppImage: isAppImage, cached: nil, progress: progress)
+        guard case .indexed = state else { return nil }
+        memo.remember(damaged.uuid, state)
+        return state
     }
 
     /// The offset to look up for a frame. Return addresses point after the call, possibly into the
