@@ -13,6 +13,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sqlite3.h>
 
 typedef struct {
@@ -48,6 +49,7 @@ typedef struct {
 typedef struct {
     bk_sqlite3_api api;
     const char *failure;
+    char failure_text[512]; /* dlerror()'s text is reused by the next call: keep a copy */
     pthread_once_t once;
 } bk_sqlite3_loader;
 
@@ -67,13 +69,16 @@ static inline void bk_sqlite3_load(void) {
 #endif
     if (library == NULL) {
         const char *reason = dlerror();
-        *failure = reason != NULL ? reason : "the SQLite library could not be loaded";
+        char *text = bk_sqlite3_loader_state()->failure_text;
+        snprintf(text, sizeof bk_sqlite3_loader_state()->failure_text, "%s",
+                 reason != NULL ? reason : "the SQLite library could not be loaded");
+        *failure = text;
         return;
     }
 #define BK_SQLITE3_RESOLVE(name)                                                                  \
     table->name = (__typeof__(table->name))dlsym(library, "sqlite3_" #name);                      \
     if (table->name == NULL) {                                                                    \
-        *failure = "the SQLite library lacks sqlite3_" #name " (SQLite 3.20 or later is needed)"; \
+        *failure = "sqlite3_" #name " is missing; SQLite 3.20 or later is needed";                \
         return;                                                                                   \
     }
     BK_SQLITE3_RESOLVE(open_v2) BK_SQLITE3_RESOLVE(errmsg) BK_SQLITE3_RESOLVE(close_v2)

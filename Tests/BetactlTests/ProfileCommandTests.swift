@@ -79,6 +79,36 @@ import Testing
         #expect(bad.stderr.contains("entitlement \"keychain-access-groups\": the app was signed with [\"ZZZZZ99999.shared\"], but the profile \"Beta Ad Hoc\" allows only [\"ABCDE12345.*\", \"com.apple.token\"]"))
     }
 
+    @Test func anAppWithoutAnEmbeddedProfileIsReportedOnceAndAGivenProfileReplacesIt() throws {
+        let dir = try TemporaryDirectory()
+        let cli = Betactl(home: dir.child("home"))
+        try cli.ok("init")
+        // Beta.ipa without the app's own embedded.mobileprovision.
+        let stripped = dir.child("NoProfile.ipa")
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", """
+            import sys, zipfile
+            source, target = zipfile.ZipFile(sys.argv[1]), zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED)
+            for entry in source.infolist():
+                if entry.filename != "Payload/Beta.app/embedded.mobileprovision":
+                    target.writestr(entry, source.read(entry.filename))
+            target.close()
+            """, Self.fixture("app/Beta.ipa"), stripped]
+        try python.run()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        let result = try cli.run("check-entitlements", stripped)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Payload/Beta.app: has no embedded.mobileprovision"))
+        #expect(!result.stderr.contains("Payload/Beta.app/Beta: no embedded.mobileprovision to check against"))
+        let withProfile = try cli.run("check-entitlements", stripped, "--profile", Self.fixture("profiles/beta_adhoc.mobileprovision"))
+        // The given profile stands in for the missing one (and, being the app's, does not fit the widget).
+        #expect(!withProfile.stderr.contains("embedded.mobileprovision"))
+        #expect(withProfile.stderr.contains("1 entitlement problem:"))
+        #expect(withProfile.stdout.contains("Payload/Beta.app/Beta: 8 entitlements, all allowed by \"Beta Ad Hoc\""))
+    }
+
     @Test(.enabled(if: SharedFixtures.available))
     func anAppWithoutItsExecutableIsAProblemNotASilentPass() throws {
         let dir = try TemporaryDirectory()

@@ -36,8 +36,12 @@ import Testing
         #expect(folder.status == 65)
         #expect(folder.stderr.contains("it is a directory, not a regular file"))
         let profile = try cli.run("import-profile", "/dev/null")
-        #expect(profile.status != 0)
+        #expect(profile.status == 65)
         #expect(profile.stderr.contains("/dev/null: it is a character device"))
+        #expect(!device.stderr.contains("/dev/zero: cannot"), "the path is named once")
+        let missing = try cli.run("import-profile", dir.child("missing.mobileprovision"))
+        #expect(missing.status == 65)
+        #expect(missing.stderr.contains("No such file or directory; check the path"))
     }
 
     @Test func archivedSymbolsAreUsedWithoutDSYMOptions() throws {

@@ -67,9 +67,12 @@ struct AppWalker {
     }
 
     private func readProfile(_ bundle: String, problems: inout [IngestProblem], required: Bool) -> ProvisioningProfile? {
-        readSmallFile("embedded.mobileprovision", in: bundle, problems: &problems, required: required,
-                      missing: "has no embedded.mobileprovision; export the build with the Ad Hoc method so Xcode embeds the profile",
-                      failurePrefix: "", parse: ProvisioningProfile.init(bytes:))
+        let known = problems.count
+        let profile = readSmallFile("embedded.mobileprovision", in: bundle, problems: &problems, required: required,
+                                    missing: "has no embedded.mobileprovision; export the build with the Ad Hoc method so Xcode embeds the profile",
+                                    failurePrefix: "", parse: ProvisioningProfile.init(bytes:))
+        for index in known ..< problems.count { problems[index].isAboutTheProfile = true }
+        return profile
     }
 
     /// Reads and parses `bundle/name`. A missing file is a problem only when `required`; a file

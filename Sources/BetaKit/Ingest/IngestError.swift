@@ -46,11 +46,15 @@ public struct IngestProblem: Sendable, Equatable, CustomStringConvertible {
     public var path: String
     /// What is wrong and what to do.
     public var message: String
+    /// Whether it is about the bundle's embedded.mobileprovision (missing or unreadable), which
+    /// a profile given by hand replaces.
+    public var isAboutTheProfile: Bool
 
     /// Creates a problem.
-    public init(path: String, message: String) {
+    public init(path: String, message: String, isAboutTheProfile: Bool = false) {
         self.path = path
         self.message = message
+        self.isAboutTheProfile = isAboutTheProfile
     }
 
     /// "path: message".

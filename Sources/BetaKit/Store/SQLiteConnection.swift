@@ -12,7 +12,8 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Opens (creating if asked) the database at `path`.
     init(path: String, create: Bool) throws(SQLiteError) {
         if let failure = bk_sqlite3_load_error() {
-            throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot load the SQLite library (\(String(cString: failure))); install SQLite 3 (libsqlite3-0 on Debian and Ubuntu)", sql: nil)
+            // Not SQLITE_CANTOPEN: its hint is about the home's permissions, which are not the problem.
+            throw SQLiteError(code: SQLITE_ERROR, message: "cannot load the SQLite library (\(String(cString: failure))); install SQLite 3 (libsqlite3-0 on Debian and Ubuntu)", sql: nil)
         }
         var db: OpaquePointer?
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// A failed system call on a file, with the path and the OS's reason.
-public struct FileSystemError: Error, Sendable, CustomStringConvertible {
+public struct FileSystemError: Error, Sendable, CustomStringConvertible, CategorizedError {
     /// What was being attempted, such as "open" or "rename".
     public var operation: String
     /// The file concerned.
@@ -38,6 +38,9 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible {
         error.foundKind = kind
         return error
     }
+
+    /// A path that is not a file where one was needed is bad input; anything else failed.
+    public var category: ErrorCategory { foundKind == nil ? .failed : .invalidInput }
 
     /// A sentence naming the path, the operation and the OS's reason.
     public var description: String {

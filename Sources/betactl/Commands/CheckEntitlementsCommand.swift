@@ -24,14 +24,20 @@ enum CheckEntitlementsCommand: BetactlCommand {
         guard let app = artifact.app else { throw CommandFailure(description: "\(path) is a dSYM, not an app; pass an .ipa or .xcarchive", category: .invalidInput) }
         // Bundle problems (a missing executable, an unreadable Mach-O) would otherwise leave
         // nothing to check and end in a silent success.
-        var problems = app.problems.filter { override == nil || !$0.message.contains("embedded.mobileprovision") }.map(\.description)
+        // A profile given by hand replaces the embedded ones, missing or unreadable.
+        let profileProblems = app.problems.filter(\.isAboutTheProfile)
+        var problems = app.problems.filter { override == nil || !$0.isAboutTheProfile }.map(\.description)
         let checked = app.executables.filter { $0.kind != .framework }
         if checked.isEmpty && problems.isEmpty {
             problems.append("\(app.bundlePath): no executables to check; the app bundle holds no main executable or extensions")
         }
         for executable in checked {
             guard let profile = override ?? executable.profile else {
-                problems.append("\(executable.path): no embedded.mobileprovision to check against; pass --profile")
+                // Said once: the bundle's own problem already names its missing or broken profile.
+                let bundle = String(executable.path[..<(executable.path.lastIndex(of: "/") ?? executable.path.startIndex)])
+                if !profileProblems.contains(where: { $0.path == bundle || $0.path == bundle + "/embedded.mobileprovision" }) {
+                    problems.append("\(executable.path): no embedded.mobileprovision to check against; pass --profile")
+                }
                 continue
             }
             let refusals = ReleaseValidator.entitlementRefusals(executable, profile: profile)

@@ -59,7 +59,9 @@ enum SymbolicateCommand: SynchronousCommand {
             do {
                 report = try CrashReport(bytes: try FileIO.readFile(path, limit: maxReportSize))
             } catch {
-                let failure = CommandFailure(description: "\(path): \(error)", category: .invalidInput)
+                // File errors name the path already; a parse error is given it.
+                let failure: any Error = error is CrashReportError
+                    ? CommandFailure(description: "\(path): \(error)", category: .invalidInput) : error
                 guard several else { throw failure }
                 invocation.console.writeError(invocation.errorStyle.red("error:") + " \(failure)\n")
                 unreadable.append(path)

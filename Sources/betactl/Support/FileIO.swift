@@ -11,10 +11,15 @@ import BetaKit
 
 /// Small file helpers for commands that read inputs and write outputs.
 enum FileIO {
-    /// Reads a whole input file of at most `limit` bytes.
+    /// Reads a whole input file of at most `limit` bytes. A path that names no file is bad input
+    /// (exit 65), as it is for the commands that ingest bundles.
     static func readFile(_ path: String, limit: Int) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileSystemError(operation: "open", path: path, errno: errno) }
+        guard fd >= 0 else {
+            let error = FileSystemError(operation: "open", path: path, errno: errno)
+            guard error.errno == ENOENT || error.errno == ENOTDIR else { throw error }
+            throw CommandFailure(description: error.description, category: .invalidInput)
+        }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileSystemError(operation: "stat", path: path, errno: errno) }
