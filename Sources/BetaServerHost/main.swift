@@ -24,10 +24,7 @@ var portFile: String?
 var accessLog = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 
-func printError(_ message: String) {
-    let line = Array((message + "\n").utf8)
-    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-}
+func printError(_ message: String) { ServerLog.writeLine(message, to: 2) }
 
 @MainActor func value(_ flag: String) -> String {
     guard let next = arguments.next() else {

@@ -161,8 +161,8 @@ def run_dataset(name, dsym, reports, runs, work):
     dumps = [measure([DWARFDUMP, "--debug-line", dwarf]) for _ in range(runs)]
     index_size = sum(os.path.getsize(os.path.join(cache, f)) for f in os.listdir(cache))
 
-    def per_report_betactl(binary):
-        runs = [measure([binary, "--home", home, "symbolicate", path, "--dsym", dsym]) for path, _ in lookups]
+    def per_report_betactl():
+        runs = [measure([BETACTL, "--home", home, "symbolicate", path, "--dsym", dsym]) for path, _ in lookups]
         return sum(r[0] for r in runs) / len(runs), sum(r[3] for r in runs) / len(runs)
 
     def per_report_llvm():
@@ -174,39 +174,30 @@ def run_dataset(name, dsym, reports, runs, work):
                 runs.append(measure([SYMBOLIZER, "--inlines", f"--obj={dwarf}"], stdin=f))
         return sum(r[0] for r in runs) / len(runs), sum(r[3] for r in runs) / len(runs)
 
-    def batch_llvm():
+    def batch_llvm(repeat=1):
+        """One llvm-symbolizer run over every report's addresses, `repeat` times over; per report."""
         with tempfile.TemporaryFile("w+") as f:
-            f.write("\n".join(hex(a) for _, addresses in lookups for a in addresses) + "\n")
+            f.write("\n".join(hex(a) for _, addresses in lookups * repeat for a in addresses) + "\n")
             f.seek(0)
             r = measure([SYMBOLIZER, "--inlines", f"--obj={dwarf}"], stdin=f)
-            return r[0] / len(lookups), r[3] / len(lookups)
+            return r[0] / (repeat * len(lookups)), r[3] / (repeat * len(lookups))
 
-    def batch_betactl(binary):
-        r = measure([binary, "--home", home, "symbolicate", *[p for p, _ in lookups], "--dsym", dsym])
-        return r[0] / len(lookups), r[3] / len(lookups)
-
-    # The same reports ten times over in one process each: start-up hardly counts any more, so
-    # this is what a report costs each tool once running (betactl reads, parses, resolves and
-    # prints a whole report; llvm-symbolizer gets its bare addresses).
-    def long_batch_llvm():
-        with tempfile.TemporaryFile("w+") as f:
-            f.write("\n".join(hex(a) for _, addresses in lookups * 10 for a in addresses) + "\n")
-            f.seek(0)
-            r = measure([SYMBOLIZER, "--inlines", f"--obj={dwarf}"], stdin=f)
-            return r[0] / (10 * len(lookups)), r[3] / (10 * len(lookups))
-
-    def long_batch_betactl(binary):
-        r = measure([binary, "--home", home, "symbolicate", *[p for p, _ in lookups * 10], "--dsym", dsym])
-        return r[0] / (10 * len(lookups)), r[3] / (10 * len(lookups))
+    def batch_betactl(repeat=1):
+        """One betactl run over every report, `repeat` times over; per report. With repeat=10
+        start-up hardly counts any more, so this is what a report costs each tool once running
+        (betactl reads, parses, resolves and prints a whole report; llvm-symbolizer gets its bare
+        addresses)."""
+        r = measure([BETACTL, "--home", home, "symbolicate", *[p for p, _ in lookups * repeat], "--dsym", dsym])
+        return r[0] / (repeat * len(lookups)), r[3] / (repeat * len(lookups))
 
     ours, theirs, ours_batch, theirs_batch, ours_long, theirs_long = [], [], [], [], [], []
     for _ in range(runs):
-        ours.append(per_report_betactl(BETACTL))
+        ours.append(per_report_betactl())
         theirs.append(per_report_llvm())
-        ours_batch.append(batch_betactl(BETACTL))
+        ours_batch.append(batch_betactl())
         theirs_batch.append(batch_llvm())
-        ours_long.append(long_batch_betactl(BETACTL))
-        theirs_long.append(long_batch_llvm())
+        ours_long.append(batch_betactl(repeat=10))
+        theirs_long.append(batch_llvm(repeat=10))
     same, total = agreement(home, dsym, dwarf, lookups)
     median = statistics.median
 

@@ -105,8 +105,17 @@ public final class HTTPServer: Sendable {
         if let deadline = earlyShutdown {
             for loop in loops { loop.run { loop.beginDrain(deadline: deadline) } }
         }
-        for loop in loops {
-            try LoopThread.start(name: "http-loop-\(loop.index)", stackSize: 1 << 20) { loop.runLoop() }
+        for (position, loop) in loops.enumerated() {
+            do {
+                try LoopThread.start(name: "http-loop-\(loop.index)", stackSize: 1 << 20) { loop.runLoop() }
+            } catch {
+                // Never half-started: the running loops drain and stop, and the loops without a
+                // thread run here just long enough to see the drain, close their pollers and count
+                // themselves finished, so the listeners close and waitUntilStopped returns.
+                shutdown(gracePeriod: .zero)
+                for unstarted in loops[position...] { unstarted.runLoop() }
+                throw error
+            }
         }
         return bound
     }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSystemShim
 import Synchronization
 
 /// The write end of the pipe the signal handler reports to (-1 until installed). An atomic global
@@ -42,11 +43,12 @@ public enum ServerSignals {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw .system(operation: "creating the signal pipe", errno: errno) }
         let (readEnd, writeEnd) = (ends[0], ends[1])
-        for descriptor in [readEnd, writeEnd] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
         // A burst of signals must never block the handler: excess bytes are dropped, and one is enough.
-        _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
+        _ = shim_set_nonblocking(writeEnd)
         do {
-            try LoopThread.start(name: "signals", stackSize: 64 << 10) {
+            // The handlers log and start the shutdown: a loop thread's stack, only reserved until used.
+            try LoopThread.start(name: "signals", stackSize: 1 << 20) {
                 var set = sigset_t()
                 sigemptyset(&set)
                 sigaddset(&set, SIGTERM)

@@ -30,7 +30,10 @@ public struct Request: Sendable {
                 peerAddress: String = "127.0.0.1", body: RequestBody = .empty) {
         self.method = method
         self.target = target
-        let (path, query) = Request.split(target: target)
+        let absolute = Request.absoluteForm(target)
+        // An absolute-form target without a path means "/".
+        let rest = absolute.map { $0.pathAndQuery.first == "/" ? $0.pathAndQuery : "/" + $0.pathAndQuery } ?? Substring(target)
+        let (path, query) = Request.split(rest)
         self.path = path
         self.query = query
         self.version = version
@@ -39,7 +42,7 @@ public struct Request: Sendable {
         self.clientAddress = peerAddress
         self.scheme = "http"
         // RFC 9112 §3.2.2: an absolute-form target's authority replaces the Host header.
-        self.host = Request.authority(ofAbsoluteTarget: target) ?? headers["Host"]
+        self.host = absolute.flatMap { Request.host(ofAuthority: $0.authority) } ?? headers["Host"]
         self.body = body
     }
 
@@ -62,26 +65,22 @@ public struct Request: Sendable {
     /// An absolute-form target such as `http://user@beta.example.com:8080/t/x?y` cut into its
     /// authority and the path and query after it; nil for the other forms.
     static func absoluteForm(_ target: String) -> (authority: Substring, pathAndQuery: Substring)? {
-        guard HeadSemantics.hasHTTPScheme(target), let colon = target.firstIndex(of: ":") else { return nil }
+        guard target.utf8.first != UInt8(ascii: "/"), HeadSemantics.hasHTTPScheme(target),
+              let colon = target.firstIndex(of: ":") else { return nil }
         let afterScheme = target[target.index(after: colon)...].dropFirst(2)
         let end = afterScheme.firstIndex { $0 == "/" || $0 == "?" } ?? afterScheme.endIndex
         return (afterScheme[..<end], afterScheme[end...])
     }
 
-    /// The host (and port) of an absolute-form target, without any user information; nil for the
-    /// origin form or an empty host.
-    static func authority(ofAbsoluteTarget target: String) -> String? {
-        guard var authority = absoluteForm(target)?.authority else { return nil }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        return authority.isEmpty ? nil : String(authority)
+    /// The host (and port) of an authority, without any user information; nil when empty.
+    static func host(ofAuthority authority: Substring) -> String? {
+        var host = authority
+        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+        return host.isEmpty ? nil : String(host)
     }
 
-    static func split(target: String) -> (String, String?) {
-        var rest = Substring(target)
-        if let parts = absoluteForm(target) {
-            // Only the path and query count; an absent path is "/".
-            rest = parts.pathAndQuery.first == "/" ? parts.pathAndQuery : "/" + parts.pathAndQuery
-        }
+    /// The path and the query (without its "?").
+    static func split(_ rest: Substring) -> (String, String?) {
         if let question = rest.firstIndex(of: "?") {
             return (String(rest[..<question]), String(rest[rest.index(after: question)...]))
         }

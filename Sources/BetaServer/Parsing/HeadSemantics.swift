@@ -59,7 +59,7 @@ enum HeadSemantics {
         if first == UInt8(ascii: "/") { return }
         if target == "*" && method == .options { return }
         if hasHTTPScheme(target) {  // absolute-form (RFC 9112 §3.2.2): its authority becomes the host
-            guard let authority = Request.authority(ofAbsoluteTarget: target), isValidHost(authority) else {
+            guard let host = Request.absoluteForm(target).flatMap({ Request.host(ofAuthority: $0.authority) }), isValidHost(host) else {
                 throw .invalidTarget
             }
             return

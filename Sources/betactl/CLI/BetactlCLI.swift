@@ -11,13 +11,6 @@ enum BetactlCLI {
         case command(any BetactlCommand.Type, Invocation)
     }
 
-    /// Runs betactl with `arguments` (without the program name) and returns the exit status.
-    static func run(_ arguments: [String], environment: [String: String], console: Console) async -> Int32 {
-        let prepared = prepare(arguments, environment: environment, console: console)
-        if let status = finishSynchronously(prepared) { return status }
-        return await finish(prepared)
-    }
-
     /// Runs the prepared command, asynchronous or not, and returns the exit status.
     static func finish(_ prepared: Prepared) async -> Int32 {
         switch prepared {
@@ -34,7 +27,7 @@ enum BetactlCLI {
     }
 
     /// Finishes without concurrency when it can: the status, or nil when the command is
-    /// asynchronous and must be run with `run`.
+    /// asynchronous and must be run with `finish`.
     static func finishSynchronously(_ prepared: Prepared) -> Int32? {
         switch prepared {
         case let .finished(status):

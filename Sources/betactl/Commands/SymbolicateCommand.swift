@@ -52,7 +52,8 @@ enum SymbolicateCommand: SynchronousCommand {
         var output: [UInt8] = []  // reused: one buffer, one write per report
         var unreadable: [String] = []
         // Reports are streamed: each is read, symbolicated and printed before the next is read,
-        // so memory stays that of one report however many are given. A report that cannot be
+        // so only one report's text and model are held at a time (what grows with more reports is
+        // the symbolicator's memo of resolved addresses, and --json output). A report that cannot be
         // read is named on standard error and the others still go through.
         for path in paths {
             let report: CrashReport
