@@ -40,7 +40,7 @@ build_module() {
     mapfile -t sources < <(find "$root/Sources/$module" "$here/Harnesses/$module" -name '*.swift' 2>/dev/null | sort)
     local stamp="$out/obj/$module.stamp"
     local digest
-    digest="$(cat "${sources[@]}" | sha1sum | cut -d' ' -f1)-$(printf '%s ' "${swift_flags[@]}" "$upstream" | sha1sum | cut -d' ' -f1)"
+    digest="$(cat "${sources[@]}" "$root"/Sources/C*/*.h | sha1sum | cut -d' ' -f1)-$(printf '%s ' "${swift_flags[@]}" "$upstream" | sha1sum | cut -d' ' -f1)"
     if [[ -f "$stamp" && "$(cat "$stamp")" == "$digest" && -f "$out/obj/$module.o" ]]; then return; fi
     echo "compiling $module (${#sources[@]} files)" >&2
     swiftc "${swift_flags[@]}" -module-name "$module" -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
