@@ -98,9 +98,6 @@ enum XMLPlistWriter {
         guard let parts = UTCDateComponents(date) else {
             throw PlistError("the date \(date.timeIntervalSince1970) seconds from 1970 cannot be written in an XML property list, whose dates have four-digit years (0000 to 9999); store a date inside that range")
         }
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
-        var year = String(parts.year)
-        while year.count < 4 { year = "0" + year }
-        return "\(year)-\(two(parts.month))-\(two(parts.day))T\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))Z"
+        return parts.iso8601
     }
 }
