@@ -41,7 +41,7 @@ public enum Base64 {
         return out
     }
 
-    /// Decodes `text`, skipping ASCII whitespace (plists wrap base64 over indented lines).
+    /// Decodes `text`, skipping XML whitespace (plists wrap base64 over indented lines).
     /// Anything else outside the alphabet, misplaced padding or a dangling character is an error.
     static func decode(_ text: ArraySlice<UInt8>) throws(PlistError) -> [UInt8] {
         var out: [UInt8] = []
@@ -49,7 +49,7 @@ public enum Base64 {
         var group: UInt32 = 0, filled = 0, padding = 0
         var finished = false
         for byte in text {
-            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
+            if byte.isXMLWhitespace { continue }
             guard !finished else { throw PlistError("base64 continues after its padding") }
             if byte == UInt8(ascii: "=") {
                 guard filled >= 2 else { throw PlistError("base64 padding comes too early in a group") }

@@ -144,15 +144,12 @@ struct XMLPlistReader {
             digits = digits.dropFirst(2)
         }
         guard !digits.isEmpty else { throw fail("<integer>\(shown)</integer> holds no number") }
-        var magnitude: UInt64 = 0
-        for byte in digits {
-            guard let digit = byte.hexDigitValue, UInt64(digit) < radix else {
-                throw fail("<integer>\(shown)</integer> is not a whole number")
+        let magnitude: UInt64
+        do { magnitude = try UInt64(digits: digits, radix: radix) } catch {
+            switch error {
+            case .notADigit: throw fail("<integer>\(shown)</integer> is not a whole number")
+            case .overflow: throw fail("<integer>\(shown)</integer> does not fit in 64 bits")
             }
-            let (shifted, overflow1) = magnitude.multipliedReportingOverflow(by: radix)
-            let (sum, overflow2) = shifted.addingReportingOverflow(UInt64(digit))
-            guard !overflow1, !overflow2 else { throw fail("<integer>\(shown)</integer> does not fit in 64 bits") }
-            magnitude = sum
         }
         if negative {
             guard magnitude <= UInt64(Int64.max) + 1 else { throw fail("<integer>\(shown)</integer> does not fit in 64 bits") }
@@ -183,21 +180,5 @@ struct XMLPlistReader {
         } catch {
             throw fail("<date>\(String(decoding: digits, as: UTF8.self))</date> is not a UTC date of the form 2024-05-31T12:00:00Z")
         }
-    }
-}
-
-extension UInt8 {
-    /// Space, tab, line feed or carriage return.
-    var isXMLWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
-    /// A byte that may appear in the element names property lists use.
-    var isXMLNameByte: Bool {
-        (self | 0x20 >= 0x61 && self | 0x20 <= 0x7A) || isASCIIDigit || self == UInt8(ascii: "-") || self == UInt8(ascii: "_")
-            || self == UInt8(ascii: ":") || self == UInt8(ascii: ".")
-    }
-    /// The value of an ASCII hex digit.
-    var hexDigitValue: UInt8? {
-        if isASCIIDigit { return self - 0x30 }
-        let lower = self | 0x20
-        return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : nil
     }
 }
