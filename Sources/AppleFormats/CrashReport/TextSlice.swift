@@ -139,16 +139,7 @@ struct TextSlice {
     /// The slice as a decimal number without sign (nil when empty, not all digits, or too large).
     var decimal: UInt64? {
         guard !isEmpty else { return nil }
-        var value: UInt64 = 0
-        for index in start ..< end {
-            let digit = base[index] &- 0x30
-            guard digit <= 9 else { return nil }
-            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = shifted.addingReportingOverflow(UInt64(digit))
-            guard !overflow1, !overflow2 else { return nil }
-            value = sum
-        }
-        return value
+        return try? UInt64(digits: base[start ..< end], radix: 10)
     }
 
     /// The slice as a decimal `Int` (digits only).
@@ -164,11 +155,4 @@ struct TextSlice {
         }
         return value
     }
-}
-
-extension UInt8 {
-    /// Space, tab or carriage return.
-    var isBlank: Bool { self == 0x20 || self == 0x09 || self == 0x0d }
-    /// 0-9.
-    var isASCIIDigit: Bool { self >= 0x30 && self <= 0x39 }
 }

@@ -99,51 +99,18 @@ extension ASN1Element {
             throw DERError.unexpected(offset: offset, expected: "UTCTime or GeneralizedTime", found: "\(tag)")
         }
         let text = Array(content)
-        let digits = text.map { $0 &- UInt8(ascii: "0") }
-        func number(_ start: Int, _ count: Int) throws(DERError) -> Int {
-            guard start + count <= digits.count else { throw DERError.invalidValue(offset: offset, "time \"\(String(decoding: text, as: UTF8.self))\" is too short") }
-            var value = 0
-            for digit in digits[start ..< start + count] {
-                guard digit <= 9 else { throw DERError.invalidValue(offset: offset, "time \"\(String(decoding: text, as: UTF8.self))\" has a non-digit") }
-                value = value * 10 + Int(digit)
+        do {
+            // Fractions of a second (GeneralizedTime) do not matter for validity checks.
+            return try UTCDateComponents.parse(text, layout: tag == .utcTime ? .utcTime : .generalizedTime).components.date
+        } catch {
+            let problem = switch error {
+            case .tooShort: "is too short"
+            case .notADigit, .misplacedSeparator: "has a non-digit"
+            case .notUTC: "is not in UTC (no trailing Z)"
+            case .outOfRange: "is out of range"
             }
-            return value
+            throw DERError.invalidValue(offset: offset, "time \"\(String(decoding: text, as: UTF8.self))\" \(problem)")
         }
-        var index = 0
-        var year: Int
-        if tag == .utcTime {
-            year = try number(0, 2)
-            year += year < 50 ? 2000 : 1900  // RFC 5280 4.1.2.5.1
-            index = 2
-        } else {
-            year = try number(0, 4)
-            index = 4
-        }
-        let month = try number(index, 2), day = try number(index + 2, 2)
-        let hour = try number(index + 4, 2), minute = try number(index + 6, 2)
-        index += 8
-        var second = 0
-        if index + 2 <= text.count, digits[index] <= 9 {
-            second = try number(index, 2)
-            index += 2
-        }
-        // Fractions of a second (GeneralizedTime) do not matter for validity checks.
-        if index < text.count, text[index] == UInt8(ascii: ".") {
-            index += 1
-            while index < text.count, digits[index] <= 9 { index += 1 }
-        }
-        guard index == text.count - 1, text[index] == UInt8(ascii: "Z") else {
-            throw DERError.invalidValue(offset: offset, "time \"\(String(decoding: text, as: UTF8.self))\" is not in UTC (no trailing Z)")
-        }
-        guard (1 ... 12).contains(month), (1 ... 31).contains(day), hour < 24, minute < 60, second < 61 else {
-            throw DERError.invalidValue(offset: offset, "time \"\(String(decoding: text, as: UTF8.self))\" is out of range")
-        }
-        return Self.utcDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-    }
-
-    /// Days-from-civil arithmetic so that dates do not depend on Calendar or the local time zone.
-    static func utcDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Date {
-        UTCDateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second).date
     }
 
     private func primitiveOrSegmentedContent() throws(DERError) -> [UInt8] {

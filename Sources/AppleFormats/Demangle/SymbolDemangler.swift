@@ -31,10 +31,7 @@ public enum SymbolDemangler {
     ) -> UnsafeMutablePointer<CChar>?
 
     // On Darwin the simplified entry point is looked up at run time: not every OS has it.
-    private static let simplifiedAddress: UInt = {
-        guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, "_swift_backtrace_demangle") else { return 0 }
-        return UInt(bitPattern: address)
-    }()
+    private static let simplifiedAddress = address(of: "_swift_backtrace_demangle")
     #endif
 
     private typealias CXXDemangle = @convention(c) (
@@ -43,10 +40,14 @@ public enum SymbolDemangler {
 
     // The C++ runtime stays a shared library in every build, so it is found with dlsym (the
     // executable does not link it directly).
-    private static let cxxAddress: UInt = {
-        guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, "__cxa_demangle") else { return 0 }
+    private static let cxxAddress = address(of: "__cxa_demangle")
+
+    /// Where the process's loaded images define `symbol`; 0 when none does. (An address rather
+    /// than a pointer, so that the cached statics are Sendable.)
+    private static func address(of symbol: String) -> UInt {
+        guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, symbol) else { return 0 }
         return UInt(bitPattern: address)
-    }()
+    }
 
     /// Whether `name` is a mangled Swift symbol (current `$s`/`$e` manglings and the Swift 3-4 `_T` forms).
     public static func isSwiftSymbol(_ name: String) -> Bool {
@@ -118,9 +119,9 @@ public enum SymbolDemangler {
     /// The `__cxa_demangle` output for an Itanium name.
     public static func cxx(_ name: String) -> String? {
         // Mach-O symbol tables add one underscore; __cxa_demangle expects `_Z` (blocks keep `___Z`).
+        guard cxxAddress != 0 else { return nil }
         let input = name.hasPrefix("__Z") && !name.hasPrefix("___Z") ? String(name.dropFirst()) : name
         var status: Int32 = 0
-        guard cxxAddress != 0 else { return nil }
         let function = unsafeBitCast(UnsafeRawPointer(bitPattern: cxxAddress), to: CXXDemangle.self)
         let result = input.withCString { function($0, nil, nil, &status) }
         guard status == 0 else {

@@ -25,7 +25,7 @@ public struct DeviceIdentifier: Hashable, Comparable, Sendable, CustomStringConv
     public init(_ text: String) throws(DeviceIdentifierError) {
         let trimmed = text.utf8.drop { $0 == 32 || $0 == 9 }.reversed().drop { $0 == 32 || $0 == 9 || $0 == 13 }.reversed()
         let bytes = Array(trimmed)
-        func isHex(_ b: UInt8) -> Bool { (48 ... 57).contains(b) || (65 ... 70).contains(b) || (97 ... 102).contains(b) }
+        func isHex(_ byte: UInt8) -> Bool { byte.hexDigitValue != nil }
         func hexRun(_ range: Range<Int>) -> Bool { bytes[range].allSatisfy(isHex) }
         let dashes = bytes.indices.filter { bytes[$0] == UInt8(ascii: "-") }
         let raw = String(decoding: bytes, as: UTF8.self)

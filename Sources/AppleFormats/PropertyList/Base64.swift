@@ -1,6 +1,16 @@
-/// Standard base64 (RFC 4648, with padding), as property lists store `<data>`.
-enum Base64 {
+/// Base64 (RFC 4648): the standard form with padding, as property lists store `<data>`, and the
+/// URL- and filename-safe form without padding, for secrets in URLs.
+public enum Base64 {
+    /// Which of RFC 4648's encodings to write.
+    public enum Variant: Sendable {
+        /// `A-Z a-z 0-9 + /`, padded with `=` to a multiple of four characters (RFC 4648 section 4).
+        case standard
+        /// `A-Z a-z 0-9 - _` without padding (RFC 4648 section 5), safe in URL paths and file names.
+        case urlSafeUnpadded
+    }
+
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    static let urlSafeAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     // The value of each alphabet byte; 0xFF for bytes outside the alphabet.
     static let values: [UInt8] = {
@@ -9,8 +19,10 @@ enum Base64 {
         return table
     }()
 
-    /// The encoding of `bytes`, without line breaks.
-    static func encode(_ bytes: [UInt8]) -> [UInt8] {
+    /// The encoding of `bytes` in `variant`, without line breaks.
+    public static func encode(_ bytes: [UInt8], _ variant: Variant = .standard) -> [UInt8] {
+        let padded = variant == .standard
+        let alphabet = padded ? alphabet : urlSafeAlphabet
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var index = 0
@@ -22,14 +34,14 @@ enum Base64 {
             let group = b0 << 16 | b1 << 8 | b2
             out.append(alphabet[Int(group >> 18 & 63)])
             out.append(alphabet[Int(group >> 12 & 63)])
-            out.append(count > 1 ? alphabet[Int(group >> 6 & 63)] : UInt8(ascii: "="))
-            out.append(count > 2 ? alphabet[Int(group & 63)] : UInt8(ascii: "="))
+            if count > 1 { out.append(alphabet[Int(group >> 6 & 63)]) } else if padded { out.append(UInt8(ascii: "=")) }
+            if count > 2 { out.append(alphabet[Int(group & 63)]) } else if padded { out.append(UInt8(ascii: "=")) }
             index += 3
         }
         return out
     }
 
-    /// Decodes `text`, skipping ASCII whitespace (plists wrap base64 over indented lines).
+    /// Decodes `text`, skipping XML whitespace (plists wrap base64 over indented lines).
     /// Anything else outside the alphabet, misplaced padding or a dangling character is an error.
     static func decode(_ text: ArraySlice<UInt8>) throws(PlistError) -> [UInt8] {
         var out: [UInt8] = []
@@ -37,7 +49,7 @@ enum Base64 {
         var group: UInt32 = 0, filled = 0, padding = 0
         var finished = false
         for byte in text {
-            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
+            if byte.isXMLWhitespace { continue }
             guard !finished else { throw PlistError("base64 continues after its padding") }
             if byte == UInt8(ascii: "=") {
                 guard filled >= 2 else { throw PlistError("base64 padding comes too early in a group") }

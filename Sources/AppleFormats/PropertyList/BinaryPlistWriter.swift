@@ -8,7 +8,7 @@ import Foundation
 /// before their contents, dictionary keys sorted, integers in the narrowest width Apple uses
 /// (1, 2 or 4 bytes unsigned, else 8 bytes signed) and strings as ASCII or UTF-16BE.
 enum BinaryPlistWriter {
-    static func write(_ value: PlistValue) -> [UInt8] {
+    static func write(_ value: PlistValue) throws(PlistError) -> [UInt8] {
         var objects: [PlistValue] = []
         var children: [[Int]] = []
         _ = flatten(value, into: &objects, children: &children)
@@ -18,7 +18,7 @@ enum BinaryPlistWriter {
         offsets.reserveCapacity(objects.count)
         for (index, object) in objects.enumerated() {
             offsets.append(UInt64(out.count))
-            encode(object, references: children[index], referenceSize: referenceSize, to: &out)
+            try encode(object, references: children[index], referenceSize: referenceSize, to: &out)
         }
         let tableOffset = UInt64(out.count)
         let offsetSize = byteWidth(tableOffset)
@@ -39,9 +39,9 @@ enum BinaryPlistWriter {
         case let .array(elements):
             children[number] = elements.map { flatten($0, into: &objects, children: &children) }
         case let .dictionary(entries):
-            let keys = entries.keys.sorted()
-            let keyNumbers = keys.map { flatten(.string($0), into: &objects, children: &children) }
-            let valueNumbers = keys.map { key in entries[key].map { flatten($0, into: &objects, children: &children) } ?? 0 }
+            let sorted = entries.sorted { $0.key < $1.key }
+            let keyNumbers = sorted.map { flatten(.string($0.key), into: &objects, children: &children) }
+            let valueNumbers = sorted.map { flatten($0.value, into: &objects, children: &children) }
             children[number] = keyNumbers + valueNumbers
         default:
             break
@@ -49,7 +49,7 @@ enum BinaryPlistWriter {
         return number
     }
 
-    static func encode(_ value: PlistValue, references: [Int], referenceSize: Int, to out: inout [UInt8]) {
+    static func encode(_ value: PlistValue, references: [Int], referenceSize: Int, to out: inout [UInt8]) throws(PlistError) {
         switch value {
         case let .bool(flag): out.append(flag ? 0x09 : 0x08)
         case let .integer(number): appendInteger(number, to: &out)
@@ -57,6 +57,11 @@ enum BinaryPlistWriter {
             out.append(0x23)
             appendBigEndian(number.bitPattern, size: 8, to: &out)
         case let .date(date):
+            // The binary format could hold any double, but readers (ours included) refuse what an
+            // XML plist cannot express, so writing it would make a file that cannot be read back.
+            guard UTCDateComponents.fourDigitYears.contains(date.timeIntervalSince1970) else {
+                throw PlistError("the date \(date.timeIntervalSince1970) seconds from 1970 cannot be written in a binary property list: property list dates have four-digit years (0000 to 9999) and readers refuse others; store a date inside that range")
+            }
             out.append(0x33)
             appendBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, size: 8, to: &out)
         case let .data(bytes):
@@ -65,7 +70,7 @@ enum BinaryPlistWriter {
         case let .string(text):
             if text.utf8.allSatisfy({ $0 < 0x80 }) {
                 appendMarker(0x50, count: text.utf8.count, to: &out)
-                out += Array(text.utf8)
+                out.append(contentsOf: text.utf8)
             } else {
                 let units = Array(text.utf16)
                 appendMarker(0x60, count: units.count, to: &out)

@@ -18,8 +18,9 @@ extension PlistValue {
         try XMLPlistWriter.write(self)
     }
 
-    /// Serializes as a binary (`bplist00`) property list with keys sorted.
+    /// Serializes as a binary (`bplist00`) property list with keys sorted. Dates must lie in years
+    /// 0000 to 9999, as for `xmlBytes()`: readers refuse others.
     public func binaryBytes() throws(PlistError) -> [UInt8] {
-        BinaryPlistWriter.write(self)
+        try BinaryPlistWriter.write(self)
     }
 }

@@ -61,7 +61,7 @@ extension XMLPlistReader {
             }
         }
         guard let scalar, scalar.value != 0 else { throw fail("&\(name); is not a known entity or character") }
-        out += Array(String(Character(scalar)).utf8)
+        out.append(contentsOf: String(Character(scalar)).utf8)
         position = end + 1
     }
 

@@ -144,15 +144,12 @@ struct XMLPlistReader {
             digits = digits.dropFirst(2)
         }
         guard !digits.isEmpty else { throw fail("<integer>\(shown)</integer> holds no number") }
-        var magnitude: UInt64 = 0
-        for byte in digits {
-            guard let digit = byte.hexDigitValue, UInt64(digit) < radix else {
-                throw fail("<integer>\(shown)</integer> is not a whole number")
+        let magnitude: UInt64
+        do { magnitude = try UInt64(digits: digits, radix: radix) } catch {
+            switch error {
+            case .notADigit: throw fail("<integer>\(shown)</integer> is not a whole number")
+            case .overflow: throw fail("<integer>\(shown)</integer> does not fit in 64 bits")
             }
-            let (shifted, overflow1) = magnitude.multipliedReportingOverflow(by: radix)
-            let (sum, overflow2) = shifted.addingReportingOverflow(UInt64(digit))
-            guard !overflow1, !overflow2 else { throw fail("<integer>\(shown)</integer> does not fit in 64 bits") }
-            magnitude = sum
         }
         if negative {
             guard magnitude <= UInt64(Int64.max) + 1 else { throw fail("<integer>\(shown)</integer> does not fit in 64 bits") }
@@ -177,62 +174,11 @@ struct XMLPlistReader {
     /// `YYYY-MM-DDTHH:MM:SSZ`, optionally with a fraction of a second, always in UTC.
     func date(_ text: [UInt8]) throws(PlistError) -> Date {
         let digits = Array(trimmed(text))
-        let shown = String(decoding: digits, as: UTF8.self)
-        let error = fail("<date>\(shown)</date> is not a UTC date of the form 2024-05-31T12:00:00Z")
-        func number(_ start: Int, _ count: Int) throws(PlistError) -> Int {
-            guard start + count <= digits.count else { throw error }
-            var value = 0
-            for byte in digits[start ..< start + count] {
-                guard byte.isASCIIDigit else { throw error }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
+        do {
+            let (components, fraction) = try UTCDateComponents.parse(digits, layout: .iso8601)
+            return components.date.addingTimeInterval(fraction)
+        } catch {
+            throw fail("<date>\(String(decoding: digits, as: UTF8.self))</date> is not a UTC date of the form 2024-05-31T12:00:00Z")
         }
-        func expect(_ index: Int, _ separator: Character) throws(PlistError) {
-            guard index < digits.count, digits[index] == separator.asciiValue else { throw error }
-        }
-        let year = try number(0, 4)
-        try expect(4, "-")
-        let month = try number(5, 2)
-        try expect(7, "-")
-        let day = try number(8, 2)
-        try expect(10, "T")
-        let hour = try number(11, 2)
-        try expect(13, ":")
-        let minute = try number(14, 2)
-        try expect(16, ":")
-        let second = try number(17, 2)
-        var index = 19
-        var fraction = 0.0, scale = 0.1
-        if index < digits.count, digits[index] == UInt8(ascii: ".") {
-            index += 1
-            while index < digits.count, digits[index].isASCIIDigit {
-                fraction += Double(digits[index] - UInt8(ascii: "0")) * scale
-                scale /= 10
-                index += 1
-            }
-        }
-        try expect(index, "Z")
-        guard index == digits.count - 1, (1 ... 12).contains(month), (1 ... 31).contains(day), hour < 24, minute < 60, second < 61 else {
-            throw error
-        }
-        let whole = UTCDateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second).date
-        return whole.addingTimeInterval(fraction)
-    }
-}
-
-extension UInt8 {
-    /// Space, tab, line feed or carriage return.
-    var isXMLWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
-    /// A byte that may appear in the element names property lists use.
-    var isXMLNameByte: Bool {
-        (self | 0x20 >= 0x61 && self | 0x20 <= 0x7A) || isASCIIDigit || self == UInt8(ascii: "-") || self == UInt8(ascii: "_")
-            || self == UInt8(ascii: ":") || self == UInt8(ascii: ".")
-    }
-    /// The value of an ASCII hex digit.
-    var hexDigitValue: UInt8? {
-        if isASCIIDigit { return self - 0x30 }
-        let lower = self | 0x20
-        return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : nil
     }
 }

@@ -15,14 +15,14 @@ import Darwin
 enum XMLPlistWriter {
     static func write(_ value: PlistValue) throws(PlistError) -> [UInt8] {
         var out: [UInt8] = []
-        out += Array("""
+        out.append(contentsOf: """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
         <plist version="1.0">
 
         """.utf8)
         try append(value, depth: 0, to: &out)
-        out += Array("</plist>\n".utf8)
+        out.append(contentsOf: "</plist>\n".utf8)
         return out
     }
 
@@ -30,7 +30,7 @@ enum XMLPlistWriter {
         func indent(_ level: Int) { out += repeatElement(UInt8(ascii: "\t"), count: level) }
         func line(_ text: String) {
             indent(depth)
-            out += Array(text.utf8)
+            out.append(contentsOf: text.utf8)
             out.append(0x0A)
         }
         func element(_ name: String, _ content: String) { line("<\(name)>\(content)</\(name)>") }
@@ -61,10 +61,10 @@ enum XMLPlistWriter {
         case let .dictionary(entries):
             guard !entries.isEmpty else { return line("<dict/>") }
             line("<dict>")
-            for key in entries.keys.sorted() {
+            for (key, element) in entries.sorted(by: { $0.key < $1.key }) {
                 indent(depth + 1)
-                out += Array("<key>\(escaped(key))</key>\n".utf8)
-                if let element = entries[key] { try append(element, depth: depth + 1, to: &out) }
+                out.append(contentsOf: "<key>\(escaped(key))</key>\n".utf8)
+                try append(element, depth: depth + 1, to: &out)
             }
             line("</dict>")
         }
@@ -98,9 +98,6 @@ enum XMLPlistWriter {
         guard let parts = UTCDateComponents(date) else {
             throw PlistError("the date \(date.timeIntervalSince1970) seconds from 1970 cannot be written in an XML property list, whose dates have four-digit years (0000 to 9999); store a date inside that range")
         }
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
-        var year = String(parts.year)
-        while year.count < 4 { year = "0" + year }
-        return "\(year)-\(two(parts.month))-\(two(parts.day))T\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))Z"
+        return parts.iso8601
     }
 }

@@ -3,19 +3,18 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import AppleFormats
 
 /// UTC timestamps as stored in the database: `YYYY-MM-DDTHH:MM:SSZ`.
 ///
 /// The fixed-width format sorts lexicographically in time order, which lets SQL
 /// compare timestamps as text.
 public enum Timestamp {
-    /// Formats `date` (to the second, UTC).
+    /// Formats `date` (to the second, UTC). A date outside years 0000-9999, or not a number, is
+    /// written as the nearest end of that range, which keeps the fixed width and the sort order.
     public static func string(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        let day = CalendarDate(daysSince1970: days)
-        return "\(day)T\(CalendarDate.pad(secondOfDay / 3600, 2)):\(CalendarDate.pad(secondOfDay / 60 % 60, 2)):\(CalendarDate.pad(secondOfDay % 60, 2))Z"
+        if let parts = UTCDateComponents(date) { return parts.iso8601 }
+        return date.timeIntervalSince1970 > 0 ? "9999-12-31T23:59:59Z" : "0000-01-01T00:00:00Z"
     }
 
     /// Parses the stored format, or a bare `YYYY-MM-DD` as midnight UTC.

@@ -40,6 +40,26 @@ import Testing
         #expect(throws: DERError.self) { try ASN1Element(parsing: [0x17, 0x0b] + Array("4912312359Y".utf8)).time() }
     }
 
+    @Test func timeErrorsNameWhatIsWrongWithTheText() {
+        func message(_ text: String, tag: UInt8 = 0x17) -> String? {
+            let error = #expect(throws: DERError.self) { try ASN1Element(parsing: [tag, UInt8(text.utf8.count)] + Array(text.utf8)).time() }
+            return error?.description
+        }
+        #expect(message("4912")?.contains("time \"4912\" is too short") == true)
+        #expect(message("49123a2359Z")?.contains("time \"49123a2359Z\" has a non-digit") == true)
+        #expect(message("4912312359Y")?.contains("time \"4912312359Y\" is not in UTC (no trailing Z)") == true)
+        #expect(message("491231235959ZZ")?.contains("is not in UTC (no trailing Z)") == true)
+        #expect(message("491331235959Z")?.contains("time \"491331235959Z\" is out of range") == true)
+        #expect(message("20241231246000Z", tag: 0x18)?.contains("is out of range") == true)
+    }
+
+    @Test func timesMayLeaveOutTheSeconds() throws {
+        let utc = try ASN1Element(parsing: [0x17, 0x0b] + Array("4912312359Z".utf8)).time()
+        #expect(utc == ISO8601DateFormatter().date(from: "2049-12-31T23:59:00Z"))
+        let generalized = try ASN1Element(parsing: [0x18, 0x0d] + Array("202402291200Z".utf8)).time()
+        #expect(generalized == ISO8601DateFormatter().date(from: "2024-02-29T12:00:00Z"))
+    }
+
     @Test func boundsNestingDepthAndElementCount() {
         var deep: [UInt8] = []
         for _ in 0 ..< 200 { deep += [0x30, 0x80] }

@@ -100,6 +100,58 @@ import Testing
         #expect(throws: DeviceListError.self) { try DeviceListPlist.parse(Data("<plist><array/></plist>".utf8)) }
         #expect(throws: DeviceListError.self) { try DeviceListPlist.parse(Data([0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0xff])) }
     }
+
+    @Test func writtenFilesAreReadByFoundationAsTheSameList() throws {
+        let data = try DeviceListPlist.write([
+            (try DeviceIdentifier("00008030-001A2B3C4D5E6F70"), "Bo's <iPhone> & co", .ios),
+            (try DeviceIdentifier("12345678-90AB-CDEF-1234-567890ABCDEF"), "Mac mini", .mac),
+        ])
+        let device: (String, String, String) -> PlistValue = {
+            .dictionary(["deviceIdentifier": .string($0), "deviceName": .string($1), "devicePlatform": .string($2)])
+        }
+        #expect(try FoundationPlistOracle.parse(Array(data)) == .dictionary(["Device UDIDs": .array([
+            device("00008030-001A2B3C4D5E6F70", "Bo's <iPhone> & co", "ios"),
+            device("12345678-90AB-CDEF-1234-567890ABCDEF", "Mac mini", "mac"),
+        ])]))
+    }
+
+    @Test(arguments: [
+        ("<plist><array/></plist>", "the property list holds an array, not a dictionary with a \"Device UDIDs\" array"),
+        ("<plist><dict/></plist>", "the property list has no \"Device UDIDs\" array"),
+        ("<plist><dict><key>Device UDIDs</key><string>x</string></dict></plist>",
+         "\"Device UDIDs\" in the property list is a string, not an array of dictionaries"),
+        ("<plist><dict><key>Device UDIDs</key><array></dict></plist>", "the XML property list (58 bytes) cannot be parsed: at byte 43, expected </array> but found </dict>"),
+    ])
+    func wholeFileProblemsSayWhatStandsWhereTheDeviceArrayShouldBe(plist: String, start: String) {
+        #expect {
+            try DeviceListPlist.parse(Data(plist.utf8))
+        } throws: { error in
+            let problems = (error as? DeviceListError)?.problems ?? []
+            return problems.count == 1 && problems[0].location == nil && problems[0].message.hasPrefix(start)
+                && problems[0].message.hasSuffix("; export it again from the developer portal or betactl")
+        }
+    }
+
+    @Test func entriesOfTheWrongKindAreReportedByNumberWithTheOthers() {
+        let plist = """
+            <plist version="1.0"><dict><key>Device UDIDs</key><array>
+            <string>00008030-001A2B3C4D5E6F70</string>
+            <dict><key>deviceIdentifier</key><integer>7</integer><key>deviceName</key><string>B</string></dict>
+            <dict><key>deviceIdentifier</key><string>00008030-001A2B3C4D5E6F71</string><key>deviceName</key><true/></dict>
+            <dict><key>deviceIdentifier</key><string>00008030-001A2B3C4D5E6F72</string><key>deviceName</key><string>D</string></dict>
+            </array></dict></plist>
+            """
+        #expect {
+            try DeviceListPlist.parse(Data(plist.utf8))
+        } throws: { error in
+            let problems = (error as? DeviceListError)?.problems.map(\.description) ?? []
+            return problems == [
+                "entry 1: is a string, not a dictionary with deviceIdentifier, deviceName and devicePlatform strings",
+                "entry 2: deviceIdentifier is an integer, not a string",
+                "entry 3: deviceName is a boolean, not a string",
+            ]
+        }
+    }
 }
 
 @Suite(.enabled(if: SharedFixtures.available)) struct SharedDeviceFileTests {

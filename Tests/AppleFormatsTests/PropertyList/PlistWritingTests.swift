@@ -47,4 +47,18 @@ import Testing
         #expect(bytes[bytes.count - 25] == 4)
         #expect(try PlistValue(parsing: bytes) == many)
     }
+
+    @Test(arguments: [1e300, -1e300, -62_167_219_201.0, 253_402_300_800.0, .infinity, .nan])
+    func binaryWriterRefusesDatesItsReaderWouldRefuse(secondsSince1970: Double) {
+        let value = PlistValue.array([.date(Date(timeIntervalSince1970: secondsSince1970))])
+        let error = #expect(throws: PlistError.self) { try value.binaryBytes() }
+        #expect(error?.description.contains("four-digit years (0000 to 9999)") == true)
+    }
+
+    @Test func binaryWriterStillWritesTheFirstAndLastFourDigitYearSeconds() throws {
+        for seconds in [-62_167_219_200.0, 253_402_300_799.0] {
+            let value = PlistValue.date(Date(timeIntervalSince1970: seconds))
+            #expect(try PlistValue(parsing: value.binaryBytes()) == value)
+        }
+    }
 }

@@ -35,6 +35,35 @@ import Testing
         #expect(Timestamp.date("2026-11-18T25:08:43Z") == nil)
     }
 
+    @Test func timestampsMatchDayAndSecondArithmeticAcrossFourDigitYears() {
+        // The layout worked out independently: the UTC day from CalendarDate, then the second of that day.
+        func expected(_ seconds: Int) -> String {
+            let days = Int((Double(seconds) / 86_400).rounded(.down))
+            let inDay = seconds - days * 86_400
+            func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+            return "\(CalendarDate(daysSince1970: days))T\(two(inDay / 3600)):\(two(inDay / 60 % 60)):\(two(inDay % 60))Z"
+        }
+        let first = -62_167_219_200  // 0000-01-01T00:00:00Z
+        let last = 253_402_300_799  // 9999-12-31T23:59:59Z
+        for seconds in [first, first + 86_399, -86_401, -1, 0, 1, 951_782_400, 1_795_000_123, last] {
+            #expect(Timestamp.string(Date(timeIntervalSince1970: Double(seconds))) == expected(seconds))
+        }
+        #expect(Timestamp.string(Date(timeIntervalSince1970: Double(first))) == "0000-01-01T00:00:00Z")
+        #expect(Timestamp.string(Date(timeIntervalSince1970: Double(last))) == "9999-12-31T23:59:59Z")
+        // Fractions round down, also before 1970.
+        #expect(Timestamp.string(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59Z")
+        #expect(Timestamp.string(Date(timeIntervalSince1970: 1_795_000_123.999)) == "2026-11-18T11:08:43Z")
+    }
+
+    @Test func timestampsOutsideFourDigitYearsTakeTheNearestEndInsteadOfTrapping() {
+        #expect(Timestamp.string(Date(timeIntervalSince1970: 253_402_300_800)) == "9999-12-31T23:59:59Z")
+        #expect(Timestamp.string(Date(timeIntervalSince1970: 1e300)) == "9999-12-31T23:59:59Z")
+        #expect(Timestamp.string(Date(timeIntervalSince1970: .infinity)) == "9999-12-31T23:59:59Z")
+        #expect(Timestamp.string(Date(timeIntervalSince1970: -62_167_219_201)) == "0000-01-01T00:00:00Z")
+        #expect(Timestamp.string(Date(timeIntervalSince1970: -.infinity)) == "0000-01-01T00:00:00Z")
+        #expect(Timestamp.string(Date(timeIntervalSince1970: .nan)) == "0000-01-01T00:00:00Z")
+    }
+
     @Test func membershipYearRunsFromTheLastAnniversaryToTheNext() throws {
         let renewal = try #require(CalendarDate(iso: "2027-03-01"))
         let year = MembershipYear(containing: try #require(CalendarDate(iso: "2026-11-21")), anniversary: renewal, isInferred: false)

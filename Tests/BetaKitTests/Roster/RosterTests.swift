@@ -22,6 +22,9 @@ import Testing
         #expect(InviteToken.base64URL(Array("f".utf8)) == "Zg")
         #expect(InviteToken.base64URL(Array("foob".utf8)) == "Zm9vYg")
         #expect(InviteToken.base64URL([0xfb, 0xff, 0xfe]) == "-__-")
+        // A token-sized input (32 bytes, as make() draws): python3 -c "import base64;
+        // print(base64.urlsafe_b64encode(bytes(range(0, 256, 8))).decode().rstrip('='))"
+        #expect(InviteToken.base64URL(Array(stride(from: 0, to: 256, by: 8).map(UInt8.init))) == "AAgQGCAoMDhASFBYYGhweICIkJigqLC4wMjQ2ODo8Pg")
     }
 
     @Test func namesAreRequiredAndEmailsValidatedAndUnique() throws {
