@@ -49,13 +49,8 @@ public final class SymbolIndexCache: Sendable {
     /// finished leaves them, and only a process that is gone can be cleaned up after. Every build
     /// sweeps them first (symbolicating with indexes already built never looks).
     static func removeAbandonedScratchFiles(in directory: String) {
-        guard let stream = opendir(directory) else { return }
-        defer { closedir(stream) }
-        while let entry = readdir(stream) {
-            // Only names starting with "." can be scratch files; read the rest no further.
-            guard entry.pointee.d_name.0 == CChar(UInt8(ascii: ".")) else { continue }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.contains(".symidx.") else { continue }
+        guard let names = try? directoryEntries(directory) else { return }
+        for name in names where name.hasPrefix(".") && name.contains(".symidx.") {
             let fields = name.split(separator: ".")
             guard let position = fields.firstIndex(of: "symidx"), position + 1 < fields.count,
                   let pid = Int32(fields[position + 1]), pid > 0 else { continue }
