@@ -36,4 +36,21 @@ import Testing
         #expect(source.files == ["Beta.xcarchive/Products/file": 1])
         #expect(try source.contents(of: "Beta.xcarchive/Products/file", maxSize: 10) == Array("x".utf8))
     }
+
+    @Test func aMappingRecordsTheFileItMappedNotWhateverIsAtThePathLater() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.child("file")
+        try Data("first".utf8).write(to: URL(fileURLWithPath: path))
+        let mapped = try MappedFile(path: path)
+        let recorded = SymbolSource(path: path, status: mapped.status)
+        #expect(recorded == SymbolSource(path: path))
+        #expect(recorded.size == 5)
+        #expect(recorded.isUnchanged)
+        // Another file renamed over the path: the mapping still describes the one it holds.
+        try Data("second!".utf8).write(to: URL(fileURLWithPath: dir.child("other")))
+        #expect(rename(dir.child("other"), path) == 0)
+        #expect(mapped.status.size == 5)
+        #expect(!recorded.isUnchanged)
+        #expect(try MappedFile(path: path).status.inode != mapped.status.inode)
+    }
 }
