@@ -16,7 +16,7 @@ import AppleFormats
 /// Every slice's UUID is read once, when the locator is created, so lookups are dictionary hits.
 public struct DSYMPathLocator: SymbolFileLocator {
     /// Every image found, by UUID (the first file given for it).
-    public let files: [UUID: SymbolFile]
+    public var files: [UUID: SymbolFile] { candidates.compactMapValues(\.first) }
     /// Every file found for each UUID, in the order given: several paths may hold copies of one
     /// image (a damaged and an intact one), and a fat file one slice per architecture.
     let candidates: [UUID: [SymbolFile]]
@@ -36,7 +36,6 @@ public struct DSYMPathLocator: SymbolFileLocator {
             for file in files where found[file.uuid]?.contains(file) != true { found[file.uuid, default: []].append(file) }
         }
         candidates = found
-        files = found.compactMapValues(\.first)
     }
 
     /// The first file given for `uuid`, preferring a slice of `architecture`.
