@@ -195,4 +195,17 @@ extension SymbolIndexRobustnessTests {
         #expect(FileManager.default.fileExists(atPath: live))
         #expect(FileManager.default.fileExists(atPath: other))
     }
+
+    @Test func eachCacheInstanceSweepsScratchFilesOnlyBeforeItsFirstBuild() async throws {
+        let directory = try SymbolFixtures.temporaryDirectory()
+        let file = try SymbolFixtures.symbolFile(Self.variant)
+        let cache = try SymbolIndexCache(directory: directory)
+        try await cache.build(file)
+        let dead = directory + "/.X-arm64.symidx.2147483000.12345.rows"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: dead))
+        try await cache.build(file)
+        #expect(FileManager.default.fileExists(atPath: dead))
+        try await SymbolIndexCache(directory: directory).build(file)
+        #expect(!FileManager.default.fileExists(atPath: dead))
+    }
 }

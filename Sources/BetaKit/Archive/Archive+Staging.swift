@@ -56,16 +56,16 @@ struct StagedBlobs {
 
 extension Archive {
     /// Stages the DWARF files of `artifacts` and returns the symbol rows to insert. A key found in
-    /// several files comes from the first, or from the file `chosen` names for it.
-    func stageSymbols(_ artifacts: [IngestedArtifact], into staged: inout StagedBlobs, staging: String, chosen: [SymbolKey: String] = [:])
+    /// several files comes from the first, or for a key in `replacements` from the file offered there.
+    func stageSymbols(_ artifacts: [IngestedArtifact], into staged: inout StagedBlobs, staging: String,
+                      replacements: [SymbolKey: SymbolReplacement] = [:])
         throws -> [(key: SymbolKey, digest: HashDigest, dsym: String, file: String)] {
         var rows: [(key: SymbolKey, digest: HashDigest, dsym: String, file: String)] = []
         var seenKeys = Set<SymbolKey>()
         for artifact in artifacts {
             for file in artifact.dwarfFiles {
                 guard let location = artifact.dwarfLocations[file.path] else { continue }
-                let keys = file.slices.compactMap { slice in slice.uuid.map { SymbolKey(uuid: $0, architecture: slice.architecture) } }
-                    .filter { !seenKeys.contains($0) && chosen[$0].map { $0 == location } != false }
+                let keys = file.symbolKeys.filter { !seenKeys.contains($0) && replacements[$0].map { $0.offeredPath == location } != false }
                 guard !keys.isEmpty else { continue }
                 let digest = try staged.copy(location, kind: "dwarf", staging: staging)
                 let dsym = file.bundlePath.split(separator: "/").last.map(String.init) ?? file.bundlePath

@@ -17,17 +17,16 @@ public struct SymbolReplacement: Sendable, Equatable, CustomStringConvertible {
     /// How many parts of the archived copy's debug information could not be read; nil when it
     /// could not be indexed at all.
     public var archivedProblems: Int?
+    /// The archived blob that was judged damaged: the replacement goes ahead only while the key
+    /// still holds it, so a file another process archived meanwhile is never replaced unjudged.
+    var archivedDigest: HashDigest
     /// The intact file given, which takes the archived one's place.
     var offeredPath: String
 
-    /// Creates a record.
-    public init(key: SymbolKey, archivedProblems: Int?) {
-        self.init(key: key, archivedProblems: archivedProblems, offeredPath: "")
-    }
-
-    init(key: SymbolKey, archivedProblems: Int?, offeredPath: String) {
+    init(key: SymbolKey, archivedProblems: Int?, archivedDigest: HashDigest, offeredPath: String) {
         self.key = key
         self.archivedProblems = archivedProblems
+        self.archivedDigest = archivedDigest
         self.offeredPath = offeredPath
     }
 
@@ -43,33 +42,67 @@ public struct SymbolReplacement: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension Archive {
+    /// The archived blob of one key and how many problems indexing it skips (nil: it cannot be indexed).
+    private struct ArchivedVerdict {
+        var digest: HashDigest
+        var problems: Int?
+    }
+
     /// The keys among `offered` (an archived key and a new DWARF file holding it) whose archived
     /// file has damaged debug information while the new file's is intact: those an `add-symbols`
-    /// replaces. Each file is checked by indexing it into `scratch`, except that an archived file
-    /// the cache indexed as it is now is judged by that index.
-    func symbolReplacements(for offered: [(key: SymbolKey, path: String)], scratch: String) throws -> [SymbolReplacement] {
-        var result: [SymbolReplacement] = []
-        var judged = Set<SymbolKey>()
+    /// replaces, by key (the first intact file offered for a key wins).
+    ///
+    /// An archived file is judged by its index in the cache, which is built there (and kept, for
+    /// `symbolicate` and the next `add-symbols`) when missing; only when the cache holds an index
+    /// of another copy of the image is the archived file indexed into `scratch` instead. Offered
+    /// files are indexed into `scratch`, and only for keys whose archived copy is damaged. Each
+    /// archived key is judged once however many files offer it.
+    func symbolReplacements(for offered: [(key: SymbolKey, path: String)], scratch: String) throws -> [SymbolKey: SymbolReplacement] {
+        var result: [SymbolKey: SymbolReplacement] = [:]
+        var verdicts: [SymbolKey: ArchivedVerdict] = [:]
+        // An input given twice offers the same file twice.
+        var damagedOffers: [SymbolKey: Set<String>] = [:]
         let cache = try? SymbolIndexCache(directory: symbolIndexDirectory)
-        for (key, path) in offered where !judged.contains(key) {
-            guard let archived = try symbolLocation(uuid: key.uuid, architecture: key.architecture), archived.architecture == key.architecture else {
+        for (number, (key, path)) in offered.enumerated() where result[key] == nil {
+            let verdict: ArchivedVerdict
+            if let known = verdicts[key] {
+                verdict = known
+            } else {
+                guard let judged = try archivedVerdict(for: key, cache: cache, scratch: scratch, name: "archived-\(number)") else { continue }
+                verdicts[key] = judged
+                verdict = judged
+            }
+            guard verdict.problems != 0, damagedOffers[key]?.contains(path) != true else { continue }
+            let new = SymbolFile(path: path, uuid: key.uuid, architecture: key.architecture)
+            guard Self.problems(indexing: new, scratch: scratch, name: "offered-\(number)") == 0 else {
+                damagedOffers[key, default: []].insert(path)
                 continue
             }
-            let old = SymbolFile(path: archived.path, uuid: key.uuid, architecture: key.architecture)
-            var oldProblems: Int?
-            if let cache, let index = try? SymbolIndex(path: cache.indexPath(uuid: key.uuid, architecture: key.architecture)),
-               index.source != nil, index.source == SymbolSource(path: old.path) {
-                oldProblems = index.problemCount
-            } else {
-                oldProblems = Self.problems(indexing: old, scratch: scratch, name: "archived-\(result.count)-\(judged.count)")
-            }
-            if oldProblems == 0 { continue }
-            let new = SymbolFile(path: path, uuid: key.uuid, architecture: key.architecture)
-            guard Self.problems(indexing: new, scratch: scratch, name: "offered-\(result.count)-\(judged.count)") == 0 else { continue }
-            judged.insert(key)
-            result.append(SymbolReplacement(key: key, archivedProblems: oldProblems, offeredPath: path))
+            result[key] = SymbolReplacement(key: key, archivedProblems: verdict.problems, archivedDigest: verdict.digest, offeredPath: path)
         }
         return result
+    }
+
+    /// Judges the file archived for `key`; nil when none is archived for that exact slice.
+    private func archivedVerdict(for key: SymbolKey, cache: SymbolIndexCache?, scratch: String, name: String) throws -> ArchivedVerdict? {
+        let digest = try home.store.read { db in
+            try db.queryOne("SELECT blob FROM symbols WHERE uuid = ? AND arch = ?", [.text(key.uuid.uuidString), .text(key.architecture.name)])?
+                .string(0).flatMap(HashDigest.init(hex:))
+        }
+        guard let digest else { return nil }
+        let file = SymbolFile(path: blobs.path(for: digest), uuid: key.uuid, architecture: key.architecture)
+        if let cache, let identity = SymbolSource(path: file.path) {
+            if let cached = cache.cachedIndex(uuid: key.uuid, architecture: key.architecture) {
+                if cached.source == identity { return ArchivedVerdict(digest: digest, problems: cached.problemCount) }
+                // The cache holds an index of another copy, which says nothing about this one.
+            } else {
+                let built: SymbolIndex
+                do { built = try cache.index(for: file) } catch { return ArchivedVerdict(digest: digest, problems: nil) }
+                // Another process may have cached another copy in between.
+                if built.source == identity { return ArchivedVerdict(digest: digest, problems: built.problemCount) }
+            }
+        }
+        return ArchivedVerdict(digest: digest, problems: Self.problems(indexing: file, scratch: scratch, name: name))
     }
 
     /// How many problems indexing `file` skips, or nil when it cannot be indexed.
@@ -80,13 +113,13 @@ extension Archive {
     }
 
     /// Moves the archived row of `replacement.key` to `replaced_symbols` and points the key at the
-    /// new file, inside the caller's transaction. Returns false when the row changed since it was
-    /// judged (another process replaced it first).
+    /// new file, inside the caller's transaction. Returns false when the row no longer holds the
+    /// blob that was judged (another process replaced it first).
     static func replaceSymbols(_ replacement: SymbolReplacement, with row: (key: SymbolKey, digest: HashDigest, dsym: String, file: String),
                                now: Date, db: SQLiteConnection) throws -> Bool {
         let key: [SQLiteValue] = [.text(row.key.uuid.uuidString), .text(row.key.architecture.name)]
         guard let current = try db.queryOne("SELECT blob FROM symbols WHERE uuid = ? AND arch = ?", key)?.string(0),
-              current != row.digest.hex else { return false }
+              current == replacement.archivedDigest.hex else { return false }
         let stamp = Timestamp.string(now)
         try db.query("""
             INSERT INTO replaced_symbols (uuid, arch, blob, dsym_name, file_name, added_at, replaced_at, reason)

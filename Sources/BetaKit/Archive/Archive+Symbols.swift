@@ -52,33 +52,25 @@ extension Archive {
         for artifact in artifacts {
             for file in artifact.dwarfFiles {
                 guard let location = artifact.dwarfLocations[file.path] else { continue }
-                for slice in file.slices {
-                    guard let uuid = slice.uuid, existing.contains(SymbolKey(uuid: uuid, architecture: slice.architecture)) else { continue }
-                    offered.append((SymbolKey(uuid: uuid, architecture: slice.architecture), location))
-                }
+                offered += file.symbolKeys.filter(existing.contains).map { ($0, location) }
             }
         }
-        let replacements = offered.isEmpty ? [] : try symbolReplacements(for: offered, scratch: staging)
-        let chosen = Dictionary(replacements.map { ($0.key, $0.offeredPath) }, uniquingKeysWith: { first, _ in first })
+        let replacements = offered.isEmpty ? [:] : try symbolReplacements(for: offered, scratch: staging)
         // Only files with at least one new or replacing key are copied.
         let fresh = artifacts.map { artifact -> IngestedArtifact in
             var copy = artifact
             copy.dwarfFiles = artifact.dwarfFiles.filter { file in
-                file.slices.contains { slice in
-                    guard let uuid = slice.uuid else { return false }
-                    let key = SymbolKey(uuid: uuid, architecture: slice.architecture)
-                    return !existing.contains(key) || (chosen[key] != nil && chosen[key] == artifact.dwarfLocations[file.path])
-                }
+                let location = artifact.dwarfLocations[file.path]
+                return file.symbolKeys.contains { key in !existing.contains(key) || (location != nil && replacements[key]?.offeredPath == location) }
             }
             return copy
         }
         var staged = StagedBlobs()
-        let rows = try stageSymbols(fresh, into: &staged, staging: staging, chosen: chosen)
+        let rows = try stageSymbols(fresh, into: &staged, staging: staging, replacements: replacements)
         try staged.publish(to: self, now: now)
-        let byKey = Dictionary(replacements.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         let (added, replaced) = try home.store.write { db in
             try commitBlobs(staged.registrations, now: now, db: db)
-            return try Self.insertSymbols(rows, now: now, db: db, replacing: byKey)
+            return try Self.insertSymbols(rows, now: now, db: db, replacing: replacements)
         }
         let changed = added + replaced.map(\.key)
         let releaseIDs: [Int64] = try home.store.read { db in

@@ -43,9 +43,7 @@ public enum ReleaseValidator {
         var frameworkMissing: [MissingSymbols] = []
         for executable in app.executables {
             for slice in executable.slices {
-                guard let uuid = slice.uuid else { continue }
-                let key = SymbolKey(uuid: uuid, architecture: slice.architecture)
-                guard !availableSymbols.contains(key) else { continue }
+                guard let key = slice.symbolKey, !availableSymbols.contains(key) else { continue }
                 let entry = MissingSymbols(executablePath: executable.path, key: key)
                 if executable.kind == .framework { frameworkMissing.append(entry) } else { missing.append(entry) }
             }

@@ -38,15 +38,19 @@ public struct MissingSymbols: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(executablePath) \(key.architecture.name) \(key.uuid.uuidString)" }
 }
 
+extension IngestedSlice {
+    /// The key that ties this slice to its symbols; nil when the slice has no UUID.
+    public var symbolKey: SymbolKey? { uuid.map { SymbolKey(uuid: $0, architecture: architecture) } }
+}
+
+extension IngestedDWARFFile {
+    /// The symbol keys of this file's slices, in file order; slices without a UUID have none.
+    public var symbolKeys: [SymbolKey] { slices.compactMap(\.symbolKey) }
+}
+
 extension IngestedArtifact {
     /// The symbol keys of every DWARF file in this input.
     public var symbolKeys: Set<SymbolKey> {
-        var keys = Set<SymbolKey>()
-        for file in dwarfFiles {
-            for slice in file.slices {
-                if let uuid = slice.uuid { keys.insert(SymbolKey(uuid: uuid, architecture: slice.architecture)) }
-            }
-        }
-        return keys
+        dwarfFiles.reduce(into: Set<SymbolKey>()) { $0.formUnion($1.symbolKeys) }
     }
 }

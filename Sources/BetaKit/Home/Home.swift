@@ -57,8 +57,7 @@ public struct Home: Sendable {
         if !result.hasPrefix("/") {
             result = FileManager.default.currentDirectoryPath + "/" + result
         }
-        while result.count > 1 && result.hasSuffix("/") { result.removeLast() }
-        return result
+        return result.withoutTrailingSlashes
     }
 
     /// Fails as `open` would when `path` is not an initialised home, without opening the

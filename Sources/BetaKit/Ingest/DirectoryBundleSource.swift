@@ -20,7 +20,7 @@ final class DirectoryBundleSource: BundleSource {
     let files: [String: UInt64]
 
     init(root: String) throws {
-        let trimmed = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
+        let trimmed = root.withoutTrailingSlashes
         self.root = trimmed
         let name = trimmed.split(separator: "/").last.map(String.init) ?? trimmed
         self.parent = String(trimmed.dropLast(name.count))
@@ -35,14 +35,7 @@ final class DirectoryBundleSource: BundleSource {
     /// Records the size of every regular file below `directory` under `prefix/relative path`.
     /// Symbolic links are skipped: following them could read outside the input.
     static func collectRegularFiles(in directory: String, prefix: String, into files: inout [String: UInt64]) throws {
-        guard let stream = opendir(directory) else { throw FileSystemError(operation: "list", path: directory, errno: errno) }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        for name in names {
+        for name in try directoryEntries(directory) {
             var info = stat()
             guard lstat(directory + "/" + name, &info) == 0 else { continue }
             switch info.st_mode & S_IFMT {

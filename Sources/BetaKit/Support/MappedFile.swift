@@ -14,6 +14,9 @@ public final class MappedFile: Sendable {
     public let path: String
     /// The number of bytes mapped.
     public let count: Int
+    /// What `fstat(2)` said about the file opened for the mapping, so a caller can record which
+    /// file, in which state, the bytes came from without a second look that may see another file.
+    public let status: FileStatus
     // Stored as an address so the class stays Sendable; the mapping is immutable.
     private let address: UInt
 
@@ -29,6 +32,7 @@ public final class MappedFile: Sendable {
             throw FileSystemError.notARegularFile(operation: "map", path: path, mode: info.st_mode)
         }
         count = Int(info.st_size)
+        status = FileStatus(info)
         if count == 0 {
             address = 0
             return
@@ -54,5 +58,33 @@ public final class MappedFile: Sendable {
     /// Calls `body` with the mapped bytes, keeping the mapping alive for the call.
     public func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try withExtendedLifetime(self) { () throws(E) -> R in try body(bytes) }
+    }
+}
+
+/// Which file, in which state: the parts of `stat(2)` that change when the file is replaced or
+/// rewritten.
+public struct FileStatus: Sendable, Hashable {
+    /// The size in bytes.
+    public var size: UInt64
+    /// The modification time: seconds since 1970.
+    public var modifiedSeconds: Int64
+    /// The modification time: nanoseconds within the second.
+    public var modifiedNanoseconds: Int64
+    /// The inode number.
+    public var inode: UInt64
+    /// The device holding the file.
+    public var device: UInt64
+
+    init(_ info: stat) {
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec
+        #else
+        let modified = info.st_mtim
+        #endif
+        size = UInt64(info.st_size)
+        modifiedSeconds = Int64(modified.tv_sec)
+        modifiedNanoseconds = Int64(modified.tv_nsec)
+        inode = UInt64(info.st_ino)
+        device = UInt64(info.st_dev)
     }
 }

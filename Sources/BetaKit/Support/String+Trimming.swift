@@ -6,3 +6,12 @@ extension StringProtocol {
         return String(self[first ... last])
     }
 }
+
+extension String {
+    /// The path without trailing slashes; "/" itself stays.
+    var withoutTrailingSlashes: String {
+        var result = self
+        while result.count > 1 && result.hasSuffix("/") { result.removeLast() }
+        return result
+    }
+}

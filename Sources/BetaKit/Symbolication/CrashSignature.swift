@@ -24,7 +24,7 @@ public struct CrashSignature: Sendable, Equatable, Codable, CustomStringConverti
         // The frames' resolutions, in the order the report lists threads and then the backtrace.
         let resolutions: ArraySlice<SymbolicatedReport.FrameResolution>
         if let backtrace = report.lastExceptionBacktrace, !backtrace.isEmpty {
-            let start = symbolicated.threadStarts[report.threads.count]
+            let start = symbolicated.backtraceStart
             resolutions = symbolicated.resolutions[start ..< start + backtrace.count]
         } else if let thread = report.threads.firstIndex(where: \.crashed) ?? (report.threads.isEmpty ? nil : 0) {
             resolutions = symbolicated.resolutions[symbolicated.threadStarts[thread] ..< symbolicated.threadStarts[thread + 1]]

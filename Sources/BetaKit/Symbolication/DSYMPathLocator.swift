@@ -16,7 +16,7 @@ import AppleFormats
 /// Every slice's UUID is read once, when the locator is created, so lookups are dictionary hits.
 public struct DSYMPathLocator: SymbolFileLocator {
     /// Every image found, by UUID (the first file given for it).
-    public let files: [UUID: SymbolFile]
+    public var files: [UUID: SymbolFile] { candidates.compactMapValues(\.first) }
     /// Every file found for each UUID, in the order given: several paths may hold copies of one
     /// image (a damaged and an intact one), and a fat file one slice per architecture.
     let candidates: [UUID: [SymbolFile]]
@@ -36,7 +36,6 @@ public struct DSYMPathLocator: SymbolFileLocator {
             for file in files where found[file.uuid]?.contains(file) != true { found[file.uuid, default: []].append(file) }
         }
         candidates = found
-        files = found.compactMapValues(\.first)
     }
 
     /// The first file given for `uuid`, preferring a slice of `architecture`.
@@ -65,7 +64,7 @@ public struct DSYMPathLocator: SymbolFileLocator {
         }
         if kind != .directory { return try images(inFile: path, strict: true) }
         var result: [SymbolFile] = []
-        for candidate in dwarfFiles(under: path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path, depth: 0) {
+        for candidate in dwarfFiles(under: path.withoutTrailingSlashes, depth: 0) {
             result += (try? images(inFile: candidate, strict: false)) ?? []
         }
         return result
@@ -93,14 +92,7 @@ public struct DSYMPathLocator: SymbolFileLocator {
 
     /// The entries of `folder` not starting with ".", sorted; empty when it cannot be read.
     static func visibleNames(in folder: String) -> [String] {
-        guard let stream = opendir(folder) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            guard entry.pointee.d_name.0 != CChar(UInt8(ascii: ".")) else { continue }
-            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
-        }
-        return names.sorted()
+        ((try? directoryEntries(folder)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
     }
 
     /// The UUID and architecture of every slice of the Mach-O file at `path`.

@@ -148,11 +148,6 @@ public final class SymbolIndex: Sendable {
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start ..< terminator]), as: UTF8.self)
     }
 
-    /// The locations for an offset from the start of the image (what crash reports give).
-    public func lookup(imageOffset: UInt64) throws(SymbolicationError) -> [SymbolicatedLocation] {
-        try lookup(address: textAddress &+ imageOffset)
-    }
-
     /// The locations for `address` in the image's own address space, innermost inlined function
     /// first, in the same way llvm-symbolizer answers: the innermost frame takes its file and line
     /// from the line table, each outer frame from the call site recorded for the frame inside it,

@@ -48,15 +48,15 @@ struct SymbolIndexBuilder {
     /// Reads `source` and writes the index to `destination` atomically (temporary file, then rename).
     /// Checks for task cancellation between compile units.
     func build() throws -> SymbolIndexBuildReport {
-        // What the file was when it was read: the index records it, so the cache can tell this
-        // file from other copies of the image and notice when it changes.
-        let identity = SymbolSource(path: source.path)
         let mapped: MappedFile
         do { mapped = try MappedFile(path: source.path) } catch { throw SymbolicationError.fileSystem(error) }
+        // The file that was mapped, as it was then: the index records it, so the cache can tell
+        // this file from other copies of the image and notice when it changes.
+        let identity = SymbolSource(path: source.path, status: mapped.status)
         return try mapped.withBytes { bytes in try build(bytes: bytes, identity: identity) }
     }
 
-    private func build(bytes: UnsafeRawBufferPointer, identity: SymbolSource?) throws -> SymbolIndexBuildReport {
+    private func build(bytes: UnsafeRawBufferPointer, identity: SymbolSource) throws -> SymbolIndexBuildReport {
         let file: MachOFile
         do { file = try MachOFile(bytes: bytes) } catch { throw SymbolicationError.unreadable(path: source.path, reason: error.description) }
         guard let (slice, image) = Self.slice(of: source, in: file, bytes: bytes) else {

@@ -27,6 +27,9 @@ public final class SymbolIndexCache: Sendable {
     private let buildLocks = Mutex<[String: BuildLock]>([:])
     // Files that were offered for an index and gave no better one; asking again would only rebuild.
     private let rejected = Mutex<Set<Rejection>>([])
+    // Whether this instance has swept abandoned scratch files yet: once is enough, since files
+    // abandoned later belong to processes that were alive then.
+    private let swept = Mutex(false)
 
     private struct Rejection: Hashable {
         var indexPath: String
@@ -46,21 +49,24 @@ public final class SymbolIndexCache: Sendable {
     }
 
     /// Scratch files are named `.<index name>.<pid>.<random>.<table>`; a build killed before it
-    /// finished leaves them, and only a process that is gone can be cleaned up after. Every build
-    /// sweeps them first (symbolicating with indexes already built never looks).
+    /// finished leaves them, and only a process that is gone can be cleaned up after. The first
+    /// build of each cache instance sweeps them (symbolicating with indexes already built never looks).
     static func removeAbandonedScratchFiles(in directory: String) {
-        guard let stream = opendir(directory) else { return }
-        defer { closedir(stream) }
-        while let entry = readdir(stream) {
-            // Only names starting with "." can be scratch files; read the rest no further.
-            guard entry.pointee.d_name.0 == CChar(UInt8(ascii: ".")) else { continue }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.contains(".symidx.") else { continue }
+        guard let names = try? directoryEntries(directory) else { return }
+        for name in names where name.hasPrefix(".") && name.contains(".symidx.") {
             let fields = name.split(separator: ".")
             guard let position = fields.firstIndex(of: "symidx"), position + 1 < fields.count,
                   let pid = Int32(fields[position + 1]), pid > 0 else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
         }
+    }
+
+    private func sweepScratchFilesOnce() {
+        let first = swept.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        if first { Self.removeAbandonedScratchFiles(in: directory) }
     }
 
     /// Where the index of `uuid`/`architecture` lives.
@@ -117,7 +123,7 @@ public final class SymbolIndexCache: Sendable {
     /// Builds `file` beside `cached` and keeps the better of the two.
     private func replacement(for cached: SymbolIndex, from file: SymbolFile, offered: SymbolSource?, at path: String,
                              progress: (@Sendable (SymbolIndexProgress) -> Void)?) throws -> SymbolIndex {
-        Self.removeAbandonedScratchFiles(in: directory)
+        sweepScratchFilesOnce()
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let candidatePath = "\(directory)/.\(name).\(getpid()).\(UInt32.random(in: 0 ... .max)).candidate"
         defer { unlink(candidatePath) }
@@ -174,7 +180,7 @@ public final class SymbolIndexCache: Sendable {
 
     private func buildNow(_ file: SymbolFile, at path: String, progress: (@Sendable (SymbolIndexProgress) -> Void)?) throws
         -> (index: SymbolIndex, report: SymbolIndexBuildReport) {
-        Self.removeAbandonedScratchFiles(in: directory)
+        sweepScratchFilesOnce()
         let report = try SymbolIndexBuilder(source: file, destination: path, progress: progress).build()
         let index = try SymbolIndex(path: path)
         loaded.withLock { $0[path] = index }

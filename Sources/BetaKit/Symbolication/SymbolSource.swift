@@ -35,17 +35,17 @@ public struct SymbolSource: Sendable, Hashable, CustomStringConvertible {
         self.device = device
     }
 
+    /// The file at `path` in the state `status` describes (a mapping's own `fstat`).
+    public init(path: String, status: FileStatus) {
+        self.init(path: path, size: status.size, modifiedSeconds: status.modifiedSeconds,
+                  modifiedNanoseconds: status.modifiedNanoseconds, inode: status.inode, device: status.device)
+    }
+
     /// The regular file at `path` as it is now, or nil when there is none.
     public init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        #if canImport(Darwin)
-        let modified = info.st_mtimespec
-        #else
-        let modified = info.st_mtim
-        #endif
-        self.init(path: path, size: UInt64(info.st_size), modifiedSeconds: Int64(modified.tv_sec),
-                  modifiedNanoseconds: Int64(modified.tv_nsec), inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
+        self.init(path: path, status: FileStatus(info))
     }
 
     /// Whether the file is still at `path`, unchanged since this record was made.

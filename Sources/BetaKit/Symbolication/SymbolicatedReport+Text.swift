@@ -159,7 +159,6 @@ extension SymbolicatedReport {
             if !replacements.isSorted(by: { $0.line < $1.line }) { replacements.sort { $0.line < $1.line } }
             var columns = FrameColumns(digits: addressDigits)
             out.reserve(bytes.count + replacements.count * 96)
-            let backtraceStart = threadStarts[report.threads.count]
             // Lines between replacements are copied as one run, line breaks included. A line that
             // holds several frames (never in a real report) is replaced by the first.
             var cursor = 0
@@ -232,7 +231,7 @@ extension SymbolicatedReport {
         }
         if let backtrace = report.lastExceptionBacktrace {
             line("Last Exception Backtrace:")
-            appendFrameLines(backtrace, backtrace.indices, resolutionsFrom: threadStarts[report.threads.count], columns: &columns, to: &out)
+            appendFrameLines(backtrace, backtrace.indices, resolutionsFrom: backtraceStart, columns: &columns, to: &out)
             line()
         }
         for (index, thread) in report.threads.enumerated() {

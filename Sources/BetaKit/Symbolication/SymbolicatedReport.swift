@@ -26,6 +26,9 @@ public struct SymbolicatedReport: Sendable {
     /// One shared copy of each image a frame points into, by image index.
     let imageBoxes: [ImageBox?]
 
+    /// Where the exception backtrace's frames start in `resolutions`.
+    var backtraceStart: Int { threadStarts[report.threads.count] }
+
     init(report: CrashReport, resolutions: [FrameResolution], threadStarts: [Int], imageBoxes: [ImageBox?]) {
         self.report = report
         self.resolutions = resolutions
@@ -46,7 +49,7 @@ public struct SymbolicatedReport: Sendable {
 
     /// The exception backtrace, symbolicated, if the report has one.
     public var lastExceptionBacktrace: [Frame]? {
-        report.lastExceptionBacktrace.map { frames($0, from: threadStarts[report.threads.count]) }
+        report.lastExceptionBacktrace.map { frames($0, from: backtraceStart) }
     }
 
     private func frames(_ source: [CrashReport.Frame], from start: Int) -> [Frame] {

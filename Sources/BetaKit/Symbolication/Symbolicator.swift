@@ -38,7 +38,8 @@ public struct Symbolicator: Sendable {
         }
         for thread in report.threads { markUsed(thread.frames) }
         markUsed(report.lastExceptionBacktrace ?? [])
-        for index in images.indices where images[index] == .pending {
+        for index in images.indices {
+            guard case .pending = images[index] else { continue }
             let image = report.images[index]
             images[index] = try symbols(for: image, isAppImage: report.isAppImage(image), progress: progress)
         }
@@ -108,22 +109,13 @@ public struct Symbolicator: Sendable {
     }
 
     /// What is known about one image of the report being symbolicated.
-    enum ImageSymbols: Equatable, Sendable {
+    enum ImageSymbols: Sendable {
         case unused
         case pending
         case indexed(SymbolIndex)
         /// A lookup in this index failed; it is to be rebuilt.
         case damaged(SymbolIndex, SymbolicationError)
         case missing(String)
-
-        static func == (lhs: ImageSymbols, rhs: ImageSymbols) -> Bool {
-            switch (lhs, rhs) {
-            case (.unused, .unused), (.pending, .pending): true
-            case let (.indexed(a), .indexed(b)), let (.damaged(a, _), .damaged(b, _)): a === b
-            case let (.missing(a), .missing(b)): a == b
-            default: false
-            }
-        }
     }
 
     /// The index of `image`: from this symbolicator's memory, else the cache, else the locator.

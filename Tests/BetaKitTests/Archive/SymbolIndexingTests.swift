@@ -184,4 +184,57 @@ extension SymbolIndexingTests {
         #expect(try archive.symbolLocation(uuid: key.uuid, architecture: key.architecture)?.path == archived)
         #expect(try archive.replacedSymbols().isEmpty)
     }
+
+    @Test func reAddingAnArchivedDSYMIndexesTheArchivedCopyIntoTheCacheOnceAndKeepsIt() throws {
+        let dir = try TemporaryDirectory()
+        let archive = Archive(home: try ArchiveTests.home(dir))
+        let intact = LocalFixtures.url("symbols/arm64-dwarf4/App.dSYM").path
+        let key = try #require(try archive.addSymbols(paths: [intact], now: FormatsFixtures.now).added.first)
+        let archived = try #require(try archive.symbolLocation(uuid: key.uuid, architecture: key.architecture)).path
+        let indexPath = try SymbolIndexCache(directory: archive.symbolIndexDirectory).indexPath(uuid: key.uuid, architecture: key.architecture)
+        #expect(!FileManager.default.fileExists(atPath: indexPath))
+
+        // Judging the archived copy leaves its index in the cache, for symbolicate and the next add-symbols.
+        #expect(try archive.addSymbols(paths: [intact], now: FormatsFixtures.now).alreadyPresent == [key])
+        let index = try SymbolIndex(path: indexPath)
+        #expect(index.source == SymbolSource(path: archived))
+        #expect(index.problemCount == 0)
+        let inode = Self.inode(indexPath)
+        #expect(try archive.addSymbols(paths: [intact], now: FormatsFixtures.now).alreadyPresent == [key])
+        #expect(Self.inode(indexPath) == inode)
+    }
+
+    @Test func aReplacementOnlyGoesAheadWhileTheKeyStillHoldsTheBlobThatWasJudged() throws {
+        let dir = try TemporaryDirectory()
+        let archive = Archive(home: try ArchiveTests.home(dir))
+        let key = try #require(try archive.addSymbols(paths: [LocalFixtures.url("symbols/arm64-dwarf4/App.dSYM").path], now: FormatsFixtures.now).added.first)
+        let other = try #require(try archive.addSymbols(paths: [LocalFixtures.url("formats/app/Beta.app.dSYM.zip").path], now: FormatsFixtures.now).added.first)
+        func blob(_ key: SymbolKey) throws -> HashDigest? {
+            try archive.home.store.read { db in
+                try db.queryOne("SELECT blob FROM symbols WHERE uuid = ? AND arch = ?", [.text(key.uuid.uuidString), .text(key.architecture.name)])?
+                    .string(0).flatMap(HashDigest.init(hex:))
+            }
+        }
+        let archived = try #require(try blob(key))
+        // An archived blob of another image stands for the intact copy offered.
+        let offered = try #require(try blob(other))
+        func replace(judged: HashDigest) throws -> Bool {
+            let replacement = SymbolReplacement(key: key, archivedProblems: 1, archivedDigest: judged, offeredPath: "")
+            return try archive.home.store.write { db in
+                try Archive.replaceSymbols(replacement, with: (key, offered, "App.dSYM", "App"), now: FormatsFixtures.now, db: db)
+            }
+        }
+
+        // The row holds another blob than the one judged (another process replaced it meanwhile): it stays.
+        #expect(try !replace(judged: SHA256.hash(Array("a file judged earlier".utf8))))
+        #expect(try blob(key) == archived)
+        #expect(try archive.replacedSymbols().isEmpty)
+
+        #expect(try replace(judged: archived))
+        #expect(try blob(key) == offered)
+        #expect(try archive.replacedSymbols().map(\.key) == [key])
+        // Once replaced, the same judgement cannot replace it again.
+        #expect(try !replace(judged: archived))
+        #expect(try archive.replacedSymbols().count == 1)
+    }
 }
