@@ -6,7 +6,8 @@ import Testing
 /// or an explosion of memory.
 @Suite struct PlistRobustnessTests {
     /// A bplist00 of `objects` (each its encoded bytes) with 2-byte offsets and 1-byte references.
-    static func binaryPlist(_ objects: [[UInt8]], top: UInt8 = 0) -> [UInt8] {
+    static func binaryPlist(_ objects: [[UInt8]], top: Int = 0, referenceSize: UInt8 = 1, offsetSize: Int = 2) -> [UInt8] {
+        func bigEndian(_ value: Int, _ size: Int) -> [UInt8] { (0 ..< size).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) } }
         var bytes = Array("bplist00".utf8)
         var offsets: [Int] = []
         for object in objects {
@@ -14,12 +15,9 @@ import Testing
             bytes += object
         }
         let table = bytes.count
-        for offset in offsets { bytes += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
-        bytes += [0, 0, 0, 0, 0, 0, 2, 1]
-        bytes += [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count)]
-        bytes += [0, 0, 0, 0, 0, 0, 0, top]
-        bytes += [0, 0, 0, 0, 0, 0, UInt8(table >> 8), UInt8(table & 0xFF)]
-        return bytes
+        for offset in offsets { bytes += bigEndian(offset, offsetSize) }
+        bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), referenceSize]
+        return bytes + bigEndian(objects.count, 8) + bigEndian(top, 8) + bigEndian(table, 8)
     }
 
     static func failure(_ bytes: [UInt8]) -> String? {
@@ -86,17 +84,7 @@ import Testing
         objects.append(array([length - 1]))
         for index in length + 1 ..< 2 * length { objects.append(array([index - 1])) }
         objects.append(array([length - 1, 2 * length - 1]))
-        var bytes = Array("bplist00".utf8)
-        var offsets: [Int] = []
-        for object in objects {
-            offsets.append(bytes.count)
-            bytes += object
-        }
-        let table = bytes.count
-        func bigEndian(_ value: Int, _ size: Int) -> [UInt8] { (0 ..< size).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) } }
-        for offset in offsets { bytes += bigEndian(offset, 4) }
-        bytes += [0, 0, 0, 0, 0, 0, 4, 2] + bigEndian(objects.count, 8) + bigEndian(objects.count - 1, 8) + bigEndian(table, 8)
-        return bytes
+        return binaryPlist(objects, top: objects.count - 1, referenceSize: 2, offsetSize: 4)
     }
 
     @Test func aSharedSubtreeReferencedFromDeeperDownStillRespectsTheNestingLimit() throws {
