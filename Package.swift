@@ -41,10 +41,13 @@ let package = Package(
         // Minimal host for the HTTP engine, driven by BetaServerTests and bench/http.
         .executableTarget(name: "BetaServerHost", dependencies: ["BetaServer"]),
 
-        .testTarget(name: "AppleFormatsTests", dependencies: ["AppleFormats"]),
-        .testTarget(name: "BetaKitTests", dependencies: ["BetaKit", "AppleFormats"]),
-        .testTarget(name: "BetaServerTests", dependencies: ["BetaServer", "BetaKit", "BetaServerHost"]),
-        .testTarget(name: "BetactlTests", dependencies: ["betactl", "BetaKit"]),
+        // What every test target shares: fixture locations, temporary directories, running betactl
+        // and other tools, raw sockets. One copy, not one per target.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "AppleFormatsTests", dependencies: ["AppleFormats", "TestSupport"]),
+        .testTarget(name: "BetaKitTests", dependencies: ["BetaKit", "AppleFormats", "TestSupport"]),
+        .testTarget(name: "BetaServerTests", dependencies: ["BetaServer", "BetaKit", "BetaServerHost", "TestSupport"]),
+        .testTarget(name: "BetactlTests", dependencies: ["betactl", "BetaKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

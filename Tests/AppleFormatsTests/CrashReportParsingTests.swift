@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AppleFormats
+import TestSupport
 
 @Suite struct CrashReportParsingTests {
     static func shared(_ path: String) throws -> CrashReport { try CrashReport(data: try SharedFixtures.data("crash/" + path)) }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AppleFormats
+import TestSupport
 
 /// Truncations and bit flips of every crash report fixture: each parse gives a report or a
 /// `CrashReportError`, never a trap or a hang.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AppleFormats
+import TestSupport
 
 /// Truncations and bit flips of every DWARF fixture: each must give an error or a partial
 /// result, never a trap or a hang.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AppleFormats
+import TestSupport
 
 @Suite struct MachOFileTests {
     @Test(.enabled(if: SharedFixtures.available))

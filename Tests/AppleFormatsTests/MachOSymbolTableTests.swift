@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AppleFormats
+import TestSupport
 
 @Suite struct MachOSymbolTableTests {
     /// A 64-bit image with one __TEXT,__text section and a symbol table holding a defined function,

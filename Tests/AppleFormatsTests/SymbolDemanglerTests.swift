@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AppleFormats
+import TestSupport
 
 @Suite struct SymbolDemanglerTests {
     /// expected/names.tsv records what `swift-demangle --simplified` and llvm-cxxfilt print for

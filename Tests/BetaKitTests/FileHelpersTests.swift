@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BetaKit
+import TestSupport
 
 @Suite struct FileHelpersTests {
     @Test func directoryEntriesListsEveryNameButDotAndDotDot() throws {

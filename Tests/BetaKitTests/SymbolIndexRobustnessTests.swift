@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import AppleFormats
 @testable import BetaKit
+import TestSupport
 
 @Suite struct SymbolIndexRobustnessTests {
     static let variant = SymbolFixtures.variants[1]

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import BetaKit
+import TestSupport
 
 /// The cache keeps one index per UUID and architecture; these check which copy of an image it is
 /// built from, and when another copy replaces it.

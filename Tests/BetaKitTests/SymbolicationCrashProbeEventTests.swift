@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import AppleFormats
 @testable import BetaKit
+import TestSupport
 
 /// Sentry's CrashProbe crash events against their real dSYMs: every CrashProbe frame must land on
 /// the file and line llvm-symbolizer gives, and Objective-C frames on the name the device reported.

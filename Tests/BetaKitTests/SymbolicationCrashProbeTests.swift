@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import AppleFormats
 @testable import BetaKit
+import TestSupport
 
 /// Sentry's CrashProbe dSYMs: real Apple-toolchain DWARF for arm64 and armv7.
 @Suite struct SymbolicationCrashProbeTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import AppleFormats
 @testable import BetaKit
+import TestSupport
 
 @Suite struct SymbolicationReportTests {
     static let reports = ["App-legacy.crash", "App-exception.crash", "App-109.ips", "App-309.ips"]

@@ -1,6 +1,7 @@
 import BetaKit
 import Foundation
 import Testing
+import TestSupport
 
 /// Several betactl processes writing to one home at once, as the CLI and a running server will.
 @Suite struct ConcurrentWriteTests {

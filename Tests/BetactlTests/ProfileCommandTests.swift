@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct ProfileCommandTests {
     static func fixture(_ name: String) -> String { LocalFixtures.url("formats/\(name)").path }

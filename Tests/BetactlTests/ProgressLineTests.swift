@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The one-line progress display of `release` and `add-symbols`: drawn on a terminal's standard
 /// error only, never into a pipe or a file, and not switched off by NO_COLOR (it is not colour).

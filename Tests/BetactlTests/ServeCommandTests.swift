@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `betactl serve` as a user runs it: it says where it listens, answers /healthz, stops cleanly on
 /// SIGTERM, and explains a port that is already taken.

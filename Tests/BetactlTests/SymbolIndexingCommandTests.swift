@@ -1,6 +1,7 @@
 import AppleFormats
 import Foundation
 import Testing
+import TestSupport
 
 /// `release` and `add-symbols` index the symbols they archive, and an index failure never fails a publish.
 @Suite struct SymbolIndexingCommandTests {

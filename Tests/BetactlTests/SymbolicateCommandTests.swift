@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct SymbolicateCommandTests {
     static let dsym = LocalFixtures.url("symbols/arm64-dwarf4/App.dSYM").path

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AppleFormats
+import TestSupport
 
 @Suite struct CodeSignatureTests {
     static func signature(ofSlice index: Int, in data: [UInt8]) throws -> CodeSignature {

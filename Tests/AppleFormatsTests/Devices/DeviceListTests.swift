@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AppleFormats
+import TestSupport
 
 @Suite struct DeviceListTSVTests {
     let a = "0123456789abcdef0123456789abcdef01234567"

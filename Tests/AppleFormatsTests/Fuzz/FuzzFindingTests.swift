@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import AppleFormats
 
 /// Inputs that libFuzzer found to trap, hang or exhaust memory in a parser (Tests/Fuzz), minimized

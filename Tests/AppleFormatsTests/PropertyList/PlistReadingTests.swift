@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AppleFormats
+import TestSupport
 
 /// Our XML and binary property-list readers: every value kind, integers kept apart from reals,
 /// and agreement with Foundation's reader on real files from Apple's tools.

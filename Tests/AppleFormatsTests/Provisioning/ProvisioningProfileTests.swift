@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AppleFormats
+import TestSupport
 
 @Suite struct ProvisioningProfileTests {
     static func load(_ name: String) throws -> ProvisioningProfile {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AppleFormats
+import TestSupport
 
 @Suite struct ZipArchiveTests {
     static func open(_ name: String, limits: ZipLimits = ZipLimits()) throws -> ZipArchive {

@@ -2,6 +2,7 @@ import AppleFormats
 import Foundation
 import Testing
 @testable import BetaKit
+import TestSupport
 
 @Suite struct ReleaseValidatorTests {
     static func ingest(_ name: String, _ work: TemporaryDirectory) throws -> IngestedArtifact {

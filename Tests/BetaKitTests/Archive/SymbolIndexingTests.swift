@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import BetaKit
+import TestSupport
 
 @Suite struct SymbolIndexingTests {
     static func archiveWithBetaSymbols(_ dir: TemporaryDirectory) throws -> (Archive, [SymbolKey]) {

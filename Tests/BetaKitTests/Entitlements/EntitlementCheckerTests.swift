@@ -2,6 +2,7 @@ import AppleFormats
 import Foundation
 import Testing
 @testable import BetaKit
+import TestSupport
 
 @Suite struct EntitlementCheckerTests {
     @Test func acceptsTheGeneratedAppAndExtensionAgainstTheirProfiles() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BetaKit
+import TestSupport
 
 @Suite struct HomeTests {
     @Test func initCreatesTheDatabaseAndFoldersWithDefaults() throws {

@@ -1,6 +1,7 @@
 import AppleFormats
 import Foundation
 @testable import BetaKit
+import TestSupport
 
 /// Generated formats fixtures (Tests/Fixtures/formats) loaded for BetaKit tests.
 enum FormatsFixtures {

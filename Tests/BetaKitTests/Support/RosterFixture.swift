@@ -1,6 +1,7 @@
 import AppleFormats
 import Foundation
 @testable import BetaKit
+import TestSupport
 
 /// A fresh home with a membership renewing on 2027-03-01, and helpers to fill it.
 struct RosterFixture {

@@ -1,6 +1,7 @@
 import Foundation
 import AppleFormats
 @testable import BetaKit
+import TestSupport
 
 /// The generated symbolication fixtures (Tests/Fixtures/symbols) and llvm-symbolizer's answers for them.
 enum SymbolFixtures {

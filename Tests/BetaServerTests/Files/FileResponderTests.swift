@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BetaServer
+import TestSupport
 
 @Suite struct FileResponderTests {
     let directory: String

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import BetaServer
 
 /// Inputs that libFuzzer found to break a property of the HTTP parsers (Tests/Fuzz), minimized and

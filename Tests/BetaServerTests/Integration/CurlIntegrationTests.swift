@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BetaServer
+import TestSupport
 
 /// Real clients on loopback: curl for ranges, resume, HEAD, keep-alive, uploads and IPv6.
 @Suite(.serialized) struct CurlIntegrationTests {
@@ -22,7 +23,7 @@ import Testing
     }
 
     @Test func rangeRequestReturnsExactlyTheRequestedBytes() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory("betaserver")
         let content = patternBytes(300_000)
         _ = try scratch.write("data.bin", content)
         let server = try TestServer(router: Self.router(root: scratch.path))
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func curlResumesAPartialDownloadWithContinueAt() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory("betaserver")
         let content = patternBytes(2_000_000, seed: 3)
         _ = try scratch.write("app.ipa", content)
         let partial = try scratch.write("partial.ipa", Array(content[0..<777_777]))
@@ -50,7 +51,7 @@ import Testing
     }
 
     @Test func headReturnsHeadersWithoutABody() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory("betaserver")
         _ = try scratch.write("data.bin", patternBytes(12345))
         let server = try TestServer(router: Self.router(root: scratch.path))
         let result = try await runTool("curl", ["-s", "-I", "\(server.base)/files/data.bin"])
@@ -65,7 +66,7 @@ import Testing
     }
 
     @Test func keepAliveReusesOneConnectionForSeveralRequests() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory("betaserver")
         _ = try scratch.write("a.txt", Array("alpha".utf8))
         let server = try TestServer(router: Self.router(root: scratch.path))
         let url = "\(server.base)/files/a.txt"
@@ -77,7 +78,7 @@ import Testing
     }
 
     @Test func chunkedUploadWithExpectContinueIsReceivedWhole() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory("betaserver")
         let body = patternBytes(3_000_000, seed: 11)
         let file = try scratch.write("body.bin", body)
         let server = try TestServer(router: Self.router(root: scratch.path)) { configuration in
@@ -94,7 +95,7 @@ import Testing
     }
 
     @Test func bodyOverTheRouteLimitIsAnswered413() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory("betaserver")
         let server = try TestServer(router: Self.router(root: scratch.path))
         let big = String(repeating: "x", count: 5000)
         let fixed = try await runTool("curl", ["-s", "-w", "\n%{http_code}", "--data-binary", big, "\(server.base)/small"])
@@ -107,7 +108,7 @@ import Testing
     }
 
     @Test func streamedResponsesArriveChunked() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory("betaserver")
         let server = try TestServer(router: Self.router(root: scratch.path))
         let result = try await runTool("curl", ["-s", "-i", "--raw", "\(server.base)/stream"])
         #expect(result.text.contains("Transfer-Encoding: chunked\r\n"))
@@ -118,7 +119,7 @@ import Testing
     }
 
     @Test func ipv6LoopbackIsServed() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory("betaserver")
         let server = try TestServer(router: Self.router(root: scratch.path), host: "::1")
         let result = try await runTool("curl", ["-s", "-g", "\(server.base)/healthz"])
         #expect(result.text == "ok\n")
@@ -126,7 +127,7 @@ import Testing
     }
 
     @Test func gzipIsNegotiatedForCompressibleFiles() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory("betaserver")
         let page = String(repeating: "<li>build</li>\n", count: 1000)
         _ = try scratch.write("index.html", Array(page.utf8))
         let server = try TestServer(router: Self.router(root: scratch.path))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BetaServer
+import TestSupport
 
 /// Exact bytes on the wire: malformed requests get an error response with `Connection: close`
 /// (never a silent drop), slow clients are cut off, and limits hold.
@@ -153,7 +154,7 @@ import Testing
     }
 
     @Test func clientsReadingBelowTheMinimumRateAreDisconnected() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory("betaserver")
         let size = 48 * 1024 * 1024
         _ = try scratch.write("large.bin", [UInt8](repeating: 0x61, count: size))
         var router = Router()

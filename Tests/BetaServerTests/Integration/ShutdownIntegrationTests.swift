@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import BetaServer
+import TestSupport
 
 /// Graceful shutdown in a real process: SIGTERM during a large download lets it finish.
 @Suite(.serialized) struct ShutdownIntegrationTests {
     @Test(.enabled(if: HostExecutable.url != nil))
     func sigtermDuringALargeDownloadLetsItFinish() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory("betaserver")
         let content = patternBytes(24 * 1024 * 1024, seed: 5)
         _ = try scratch.write("large.bin", content)
         let portFile = scratch.path + "/port"

@@ -1,20 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import BetaServer
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// Runs blocking work (sockets, child processes) on its own thread so the cooperative pool,
-/// which also runs the server's handlers, is never starved.
-func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try body() }) }
-        thread.start()
-    }
-}
 
 /// An in-process server on a free loopback port.
 struct TestServer {
@@ -42,137 +34,6 @@ struct TestServer {
     }
 }
 
-/// The result of running a command-line tool.
-struct ToolResult: Sendable {
-    var status: Int32
-    var output: Data
-    var error: String
-    var text: String { String(decoding: output, as: UTF8.self) }
-}
-
-/// Runs `/usr/bin/env tool arguments...`, feeding `input`, with a generous deadline.
-func runTool(_ tool: String, _ arguments: [String], input: Data? = nil, timeout: TimeInterval = 120) async throws -> ToolResult {
-    try await blocking {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let inputPipe = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
-        try process.run()
-        if let input {
-            inputPipe.fileHandleForWriting.write(input)
-            try inputPipe.fileHandleForWriting.close()
-        }
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        killer.cancel()
-        return ToolResult(status: process.terminationStatus, output: output, error: String(decoding: errors, as: UTF8.self))
-    }
-}
-
-/// A blocking loopback TCP client for sending exact bytes, including malformed ones.
-final class RawClient: @unchecked Sendable {
-    let fd: Int32
-
-    init(port: Int, host: String = "127.0.0.1", receiveTimeout: Int = 30) throws {
-        let isV6 = host.contains(":")
-        #if canImport(Glibc)
-        fd = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        fd = socket(isV6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0)
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        guard fd >= 0 else { throw POSIXError(.EMFILE) }
-        var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var result: Int32
-        if isV6 {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = in_port_t(UInt16(port).bigEndian)
-            inet_pton(AF_INET6, host, &address.sin6_addr)
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            inet_pton(AF_INET, host, &address.sin_addr)
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-        }
-        guard result == 0 else {
-            close(fd)
-            throw POSIXError(.ECONNREFUSED)
-        }
-    }
-
-    deinit { close(fd) }
-
-    /// Sends all of `bytes`; returns false if the peer reset the connection.
-    @discardableResult
-    func send(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { RawClient.systemSend(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if sent <= 0 { return false }
-            offset += sent
-        }
-        return true
-    }
-
-    static func systemSend(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        Glibc.send(fd, pointer, count, Int32(MSG_NOSIGNAL))
-        #else
-        Darwin.send(fd, pointer, count, 0)
-        #endif
-    }
-
-    @discardableResult
-    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
-
-    /// Reads until the server closes (or the receive timeout); `reset` tells whether it ended with RST.
-    func readToEnd() -> (bytes: [UInt8], reset: Bool, timedOut: Bool) {
-        var result: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
-            if count > 0 {
-                result += buffer[0..<count]
-                continue
-            }
-            if count == 0 { return (result, false, false) }
-            if errno == EINTR { continue }
-            return (result, errno == ECONNRESET, errno == EAGAIN || errno == EWOULDBLOCK)
-        }
-    }
-
-    /// Reads until `bytes` contain `terminator` at least `count` times.
-    func read(until terminator: String, count: Int = 1) -> String {
-        var result: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while String(decoding: result, as: UTF8.self).components(separatedBy: terminator).count - 1 < count {
-            let got = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
-            if got <= 0 { break }
-            result += buffer[0..<got]
-        }
-        return String(decoding: result, as: UTF8.self)
-    }
-
-    func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
-}
-
 /// Locates the BetaServerHost executable built next to the test bundle.
 enum HostExecutable {
     static var url: URL? {
@@ -183,32 +44,5 @@ enum HostExecutable {
             directory.deleteLastPathComponent()
         }
         return nil
-    }
-}
-
-/// A scratch directory removed at the end of a test.
-final class ScratchDirectory: @unchecked Sendable {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "betaserver-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let file = path + "/" + name
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
-        return file
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
-/// Deterministic pseudo-random bytes for file fixtures.
-func patternBytes(_ count: Int, seed: UInt32 = 7) -> [UInt8] {
-    var state = seed
-    return (0..<count).map { _ in
-        state = state &* 1_103_515_245 &+ 12345
-        return UInt8(truncatingIfNeeded: state >> 16)
     }
 }

@@ -5,15 +5,19 @@ import Glibc
 #endif
 
 /// Runs the built `betactl` binary as a separate process, as a user would.
-struct Betactl {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+public struct Betactl {
+    /// What a finished run printed and how it exited.
+    public struct Result: Sendable {
+        /// The exit status.
+        public var status: Int32
+        /// Standard output.
+        public var stdout: String
+        /// Standard error.
+        public var stderr: String
     }
 
     /// The binary SwiftPM built next to this test bundle.
-    static let executable: URL = {
+    public static let executable: URL = {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0 ..< 5 {
             let candidate = directory.appendingPathComponent("betactl")
@@ -23,11 +27,19 @@ struct Betactl {
         return URL(fileURLWithPath: ".build/debug/betactl")
     }()
 
-    var home: String
-    var extraEnvironment: [String: String] = [:]
+    /// The home every run uses (`BETACTL_HOME`).
+    public var home: String
+    /// Variables added to (or overriding) the inherited environment.
+    public var extraEnvironment: [String: String] = [:]
+
+    /// A runner on `home`.
+    public init(home: String, extraEnvironment: [String: String] = [:]) {
+        self.home = home
+        self.extraEnvironment = extraEnvironment
+    }
 
     /// The environment every run gets: no colour decisions from the caller's terminal, our home, a fixed HOME.
-    var environment: [String: String] {
+    public var environment: [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["BETACTL_HOME"] = home
         env["NO_COLOR"] = nil
@@ -37,7 +49,7 @@ struct Betactl {
     }
 
     /// Starts betactl without waiting.
-    func start(_ arguments: [String], stdout: Pipe = Pipe(), stderr: Pipe = Pipe()) throws -> Process {
+    public func start(_ arguments: [String], stdout: Pipe = Pipe(), stderr: Pipe = Pipe()) throws -> Process {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
@@ -52,7 +64,7 @@ struct Betactl {
     /// Starts betactl, kills it with SIGKILL after `microseconds` and waits for it; true when the
     /// kill landed before the command finished on its own. Crash-consistency sweeps call it with
     /// growing delays to stop a command at every stage of its work.
-    func killed(_ arguments: [String], afterMicroseconds microseconds: Int) throws -> Bool {
+    public func killed(_ arguments: [String], afterMicroseconds microseconds: Int) throws -> Bool {
         let process = try start(arguments)
         usleep(useconds_t(microseconds))
         kill(process.processIdentifier, SIGKILL)
@@ -62,10 +74,10 @@ struct Betactl {
 
     /// Runs betactl to completion.
     @discardableResult
-    func run(_ arguments: String...) throws -> Result { try run(arguments) }
+    public func run(_ arguments: String...) throws -> Result { try run(arguments) }
 
     @discardableResult
-    func run(_ arguments: [String]) throws -> Result {
+    public func run(_ arguments: [String]) throws -> Result {
         let out = Pipe(), err = Pipe()
         let process = try start(arguments, stdout: out, stderr: err)
         // Read both pipes before waiting so a chatty command cannot block on a full pipe.
@@ -81,7 +93,7 @@ struct Betactl {
 
     /// Whether util-linux `script` is installed to give betactl a pseudo-terminal. macOS ships the
     /// BSD `script`, which has no `-e` or `-c`, so these tests run on Linux only.
-    static var terminalAvailable: Bool {
+    public static var terminalAvailable: Bool {
         #if os(Linux)
         FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
         #else
@@ -93,7 +105,7 @@ struct Betactl {
     /// input, output and error are all terminals, and returns everything the terminal showed.
     /// `shellSuffix` is appended to the shell command, for example `2>FILE` to take standard
     /// error off the terminal. TERM is xterm unless `environment` says otherwise.
-    func runOnTerminal(_ arguments: [String], shellSuffix: String = "", environment extra: [String: String] = [:]) throws -> String {
+    public func runOnTerminal(_ arguments: [String], shellSuffix: String = "", environment extra: [String: String] = [:]) throws -> String {
         let quoted = ([Self.executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
@@ -113,7 +125,7 @@ struct Betactl {
 
     /// Runs and requires success, returning standard output.
     @discardableResult
-    func ok(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    public func ok(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         let result = try run(arguments)
         #expect(result.status == 0, "betactl \(arguments.joined(separator: " ")) failed: \(result.stderr)", sourceLocation: sourceLocation)
         return result.stdout
