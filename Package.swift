@@ -29,7 +29,7 @@ let package = Package(
 
         .target(name: "AppleFormats", dependencies: ["CZlib"]),
         .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite"]),
-        .target(name: "BetaServer", dependencies: ["BetaKit", "CSystemShim", "CZlib"]),
+        .target(name: "BetaServer", dependencies: ["CSystemShim", "CZlib"]),
         .executableTarget(
             name: "betactl",
             dependencies: ["BetaKit", "BetaServer", "AppleFormats"],

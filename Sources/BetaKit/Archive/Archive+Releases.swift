@@ -102,6 +102,7 @@ extension Archive {
                                   .text(slice.architecture.name), .optional(slice.uuid?.uuidString), .optional(slice.minimumOS)])
                 }
             }
+            try Self.recordProfileDevices(profile, release: id, db: db)
             return (id, try Self.insertSymbols(symbolRows, now: now, db: db))
         }
         return ReleaseResult(release: try release(id: id), validation: validation, addedSymbols: added)

@@ -10,6 +10,10 @@ public enum HomeError: Error, Sendable, Equatable, CustomStringConvertible, Cate
     case invalidRenewalDate(String)
     /// The public URL cannot be used in links.
     case invalidPublicURL(String, reason: String)
+    /// The brand name is empty, too long or holds control characters.
+    case invalidBrandName(String)
+    /// The brand colour is not a hex colour.
+    case invalidBrandColor(String)
 
     /// A sentence naming the value and the fix.
     public var description: String {
@@ -24,6 +28,10 @@ public enum HomeError: Error, Sendable, Equatable, CustomStringConvertible, Cate
             return "membership renewal date \"\(value)\" is not a valid YYYY-MM-DD date, e.g. --membership-renewal 2027-03-01"
         case let .invalidPublicURL(value, reason):
             return "public URL \"\(value)\" cannot be used: \(reason), e.g. --public-url https://beta.example.com"
+        case let .invalidBrandName(value):
+            return "brand name \"\(value)\" cannot be used: it must be 1 to 60 characters on one line, e.g. --brand-name \"Acme Beta\""
+        case let .invalidBrandColor(value):
+            return "brand colour \"\(value)\" is not a hex colour; give #rrggbb or #rgb, e.g. --brand-color \"#0a66c2\""
         }
     }
 

@@ -14,9 +14,19 @@ public struct HomeSettings: Sendable, Equatable {
     public var publicURL: String
     /// When the home was created.
     public var createdAt: Date
+    /// The name shown on testers' pages and in enrollment profiles.
+    public var brandName: String = HomeSettings.defaultBrandName
+    /// The accent colour of testers' pages, `#rrggbb`.
+    public var brandColor: String = HomeSettings.defaultBrandColor
+    /// True for a sandbox made by `betactl demo`, which `demo --dir` may reuse.
+    public var isDemo = false
 
     /// The URL used when `--public-url` was never given.
     public static let defaultPublicURL = "http://127.0.0.1:8080"
+    /// The brand name used when `--brand-name` was never given.
+    public static let defaultBrandName = "Beta"
+    /// The accent colour used when `--brand-color` was never given.
+    public static let defaultBrandColor = "#0a66c2"
 
     /// The membership year containing `now`: from the renewal date, or else from the anniversary of `init`.
     public func membershipYear(at now: Date) -> MembershipYear {
@@ -33,12 +43,22 @@ public struct HomeSettingsChange: Sendable, Equatable {
     public var membershipRenewal: CalendarDate?
     /// A new public URL.
     public var publicURL: String?
+    /// A new brand name.
+    public var brandName: String?
+    /// A new brand colour (`#rgb` or `#rrggbb`).
+    public var brandColor: String?
+    /// Marks the home as a `demo` sandbox.
+    public var isDemo: Bool?
 
     /// Creates a change; every field defaults to "leave as is".
-    public init(teamID: String? = nil, membershipRenewal: CalendarDate? = nil, publicURL: String? = nil) {
+    public init(teamID: String? = nil, membershipRenewal: CalendarDate? = nil, publicURL: String? = nil,
+                brandName: String? = nil, brandColor: String? = nil, isDemo: Bool? = nil) {
         self.teamID = teamID
         self.membershipRenewal = membershipRenewal
         self.publicURL = publicURL
+        self.brandName = brandName
+        self.brandColor = brandColor
+        self.isDemo = isDemo
     }
 
     /// Checks the team id and URL, returning them normalised.
@@ -54,7 +74,29 @@ public struct HomeSettingsChange: Sendable, Equatable {
         if let url = publicURL {
             result.publicURL = try Self.normalise(publicURL: url)
         }
+        if let name = brandName {
+            let trimmed = name.trimmed
+            guard (1 ... 60).contains(trimmed.count), trimmed.unicodeScalars.allSatisfy({ !$0.properties.isWhitespace || $0 == " " }),
+                  !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw HomeError.invalidBrandName(name)
+            }
+            result.brandName = trimmed
+        }
+        if let color = brandColor {
+            result.brandColor = try Self.normalise(brandColor: color)
+        }
         return result
+    }
+
+    /// `#rgb` or `#rrggbb` (the `#` optional, any case) as lowercase `#rrggbb`.
+    static func normalise(brandColor color: String) throws(HomeError) -> String {
+        var hex = color.trimmed.lowercased()
+        if hex.hasPrefix("#") { hex.removeFirst() }
+        guard hex.count == 3 || hex.count == 6, hex.allSatisfy({ "0123456789abcdef".contains($0) }) else {
+            throw HomeError.invalidBrandColor(color)
+        }
+        if hex.count == 3 { hex = hex.map { "\($0)\($0)" }.joined() }
+        return "#" + hex
     }
 
     static func normalise(publicURL url: String) throws(HomeError) -> String {

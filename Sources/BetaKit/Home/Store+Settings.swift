@@ -10,6 +10,9 @@ extension Store {
         static let teamID = "team_id"
         static let membershipRenewal = "membership_renewal"
         static let publicURL = "public_url"
+        static let brandName = "brand_name"
+        static let brandColor = "brand_color"
+        static let demo = "demo"
     }
 
     /// The home's settings, or nil when `init` never finished.
@@ -28,7 +31,10 @@ extension Store {
             teamID: values[SettingKey.teamID],
             membershipRenewal: values[SettingKey.membershipRenewal].flatMap(CalendarDate.init(iso:)),
             publicURL: values[SettingKey.publicURL] ?? HomeSettings.defaultPublicURL,
-            createdAt: created)
+            createdAt: created,
+            brandName: values[SettingKey.brandName] ?? HomeSettings.defaultBrandName,
+            brandColor: values[SettingKey.brandColor] ?? HomeSettings.defaultBrandColor,
+            isDemo: values[SettingKey.demo] == "1")
     }
 
     /// Applies `change` in one transaction and returns the settings before and after.
@@ -46,6 +52,9 @@ extension Store {
             if let team = change.teamID { try put(SettingKey.teamID, team) }
             if let renewal = change.membershipRenewal { try put(SettingKey.membershipRenewal, renewal.description) }
             if let url = change.publicURL { try put(SettingKey.publicURL, url) }
+            if let name = change.brandName { try put(SettingKey.brandName, name) }
+            if let color = change.brandColor { try put(SettingKey.brandColor, color) }
+            if let demo = change.isDemo { try put(SettingKey.demo, demo ? "1" : "0") }
             if existing[SettingKey.publicURL] == nil && change.publicURL == nil {
                 try put(SettingKey.publicURL, HomeSettings.defaultPublicURL)
             }

@@ -32,8 +32,8 @@ public struct Roster: Sendable {
             if let email, let clash = try db.queryOne("SELECT id, name FROM testers WHERE email = ? AND removed_at IS NULL", [.text(email)]) {
                 throw RosterError.duplicateEmail(email, testerID: clash.int(0) ?? 0, testerName: clash.string(1) ?? "")
             }
-            try db.query("INSERT INTO testers (name, email, token, created_at) VALUES (?, ?, ?, ?)",
-                         [.text(name), .optional(email), .text(token), .text(stamp)])
+            try db.query("INSERT INTO testers (name, email, token, token_digest, created_at) VALUES (?, ?, ?, ?, ?)",
+                         [.text(name), .optional(email), .text(token), .text(InviteToken.digest(token)), .text(stamp)])
             let id = db.lastInsertRowID
             for group in groups {
                 try db.query("INSERT INTO tester_groups (tester_id, name) VALUES (?, ?)", [.integer(id), .text(group)])

@@ -9,15 +9,15 @@ final class SQLiteConnection: @unchecked Sendable {
     let handle: OpaquePointer
     private var statementCache: [String: SQLiteStatement] = [:]
 
-    /// Opens (creating if asked) the database at `path`.
-    init(path: String, create: Bool) throws(SQLiteError) {
+    /// Opens (creating if asked) the database at `path`, read-only when asked.
+    init(path: String, create: Bool, readOnly: Bool = false) throws(SQLiteError) {
         if let failure = bk_sqlite3_load_error() {
             // Not SQLITE_CANTOPEN: its hint is about the home's permissions, which are not the problem.
             throw SQLiteError(code: SQLITE_ERROR, message: "cannot load the SQLite library (\(String(cString: failure))); install SQLite 3 (libsqlite3-0 on Debian and Ubuntu)", sql: nil)
         }
         var db: OpaquePointer?
-        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
-        if create { flags |= SQLITE_OPEN_CREATE }
+        var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
         let rc = bk_sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: bk_sqlite3_errmsg($0)) } ?? "cannot open \(path)"

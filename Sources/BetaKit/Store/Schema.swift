@@ -6,6 +6,9 @@ struct Migration: Sendable {
     var name: String
     /// The DDL to run.
     var sql: String
+    /// Fills new columns or tables from existing rows where SQL alone cannot (a digest, say); runs in
+    /// the same transaction, right after `sql`.
+    var backfill: (@Sendable (SQLiteConnection) throws -> Void)? = nil
 }
 
 /// Why the database's schema cannot be used.
@@ -23,7 +26,7 @@ public struct SchemaError: Error, Sendable, CustomStringConvertible {
 
 enum Schema {
     /// Every migration, oldest first. Add new areas as new files with their own `static let`.
-    static let migrations: [Migration] = [roster, archive, symbolHistory]
+    static let migrations: [Migration] = [roster, archive, symbolHistory, distribution]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
 
@@ -38,6 +41,7 @@ enum Schema {
             guard version <= latestVersion else { throw SchemaError(found: version, supported: latestVersion) }
             for migration in migrations where migration.version > version {
                 try db.execute(migration.sql)
+                try migration.backfill?(db)
                 try db.execute("PRAGMA user_version = \(migration.version)")
             }
             try db.execute("COMMIT")

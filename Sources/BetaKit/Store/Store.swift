@@ -1,21 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CSQLite
 import Synchronization
 
 /// The home's SQLite database, shared safely by threads and by other processes.
 ///
-/// Every write runs in a `BEGIN IMMEDIATE` transaction: the write lock is taken
-/// up front, so two processes doing read-modify-write can never both read the
-/// old value (no lost update), and waiting happens in SQLite's busy handler
-/// instead of surfacing "database is locked". WAL mode lets readers proceed
-/// while a writer works, and a process killed mid-transaction leaves only a
-/// rolled-back journal behind.
+/// Every write runs in a `BEGIN IMMEDIATE` transaction on the one read-write connection: the write
+/// lock is taken up front, so two processes doing read-modify-write can never both read the old
+/// value (no lost update), and waiting happens in SQLite's busy handler instead of surfacing
+/// "database is locked". Reads run on their own read-only connections (a small pool), so in WAL
+/// mode they never wait for a writer, in this process or another: a long `betactl release` never
+/// stalls the server's page views. A process killed mid-transaction leaves only a rolled-back
+/// journal behind.
 public final class Store: Sendable {
     /// The database file.
     public let path: String
     private let connection: Mutex<SQLiteConnection>
+    private let readers = Mutex<[SQLiteConnection]>([])
 
     /// How long a statement waits for another process's lock before failing.
     static let busyTimeoutMilliseconds: Int32 = 15_000
+    /// Idle read connections kept for reuse; more are opened when more threads read at once.
+    static let idleReaders = 16
 
     /// Opens the database at `path`, creating it when `create` is true, and brings its schema up to date.
     public init(path: String, create: Bool) throws {
@@ -29,18 +38,37 @@ public final class Store: Sendable {
         connection = Mutex(db)
     }
 
-    /// Runs `body` in a read transaction, which sees one consistent snapshot.
+    /// Runs `body` in a read transaction on a read-only connection, which sees one consistent snapshot.
     func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try connection.withLock { db in
-            try Self.transaction(db, begin: "BEGIN DEFERRED", body)
-        }
+        let db = try takeReader()
+        defer { returnReader(db) }
+        return try Self.transaction(db, begin: "BEGIN DEFERRED", body)
     }
 
     /// Runs `body` in a write transaction: all of it commits, or none of it does.
+    @discardableResult
     func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try connection.withLock { db in
             try Self.transaction(db, begin: "BEGIN IMMEDIATE", body)
         }
+    }
+
+    private func takeReader() throws -> SQLiteConnection {
+        if let db = readers.withLock({ $0.popLast() }) { return db }
+        return try Self.openReader(path: path)
+    }
+
+    private func returnReader(_ db: SQLiteConnection) {
+        readers.withLock { idle in
+            if idle.count < Self.idleReaders { idle.append(db) }
+        }
+    }
+
+    /// A read-only connection to the database at `path` (which must exist and be in WAL mode).
+    static func openReader(path: String) throws -> SQLiteConnection {
+        let db = try SQLiteConnection(path: path, create: false, readOnly: true)
+        bk_sqlite3_busy_timeout(db.handle, busyTimeoutMilliseconds)
+        return db
     }
 
     private static func transaction<T>(_ db: SQLiteConnection, begin: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
@@ -85,9 +113,3 @@ public final class Store: Sendable {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

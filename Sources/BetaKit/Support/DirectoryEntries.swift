@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// The names in the folder at `path`, in the order the system lists them, without "." and "..".
-func directoryEntries(_ path: String) throws(FileSystemError) -> [String] {
+public func directoryEntries(_ path: String) throws(FileSystemError) -> [String] {
     guard let stream = opendir(path) else { throw FileSystemError(operation: "list", path: path, errno: errno) }
     defer { closedir(stream) }
     var names: [String] = []

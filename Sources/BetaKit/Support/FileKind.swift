@@ -5,13 +5,18 @@ import Darwin
 #endif
 
 /// What is at a path, from `stat(2)`.
-enum FileKind: Equatable {
+public enum FileKind: Equatable, Sendable {
+    /// Nothing (or nothing this process may see).
     case missing
+    /// A directory.
     case directory
+    /// A regular file.
     case regularFile
+    /// Anything else: a device, a pipe, a socket.
     case other
 
-    init(path: String) {
+    /// Looks at `path`, following symbolic links.
+    public init(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { self = .missing; return }
         switch info.st_mode & S_IFMT {

@@ -64,7 +64,7 @@ extension Connection {
                 }
             }
         case .notFound, .malformedPath, nil:
-            endpoint = { request, _ in throw HTTPError(.notFound, "nothing here at \(request.path)") }
+            endpoint = core.router.notFound ?? { _, _ in throw HTTPError(.notFound, "nothing here; check the address") }
         }
         pendingRequest = nil
         pendingResolution = nil
@@ -101,7 +101,9 @@ extension Connection {
         switch phase {
         case .body(let reader):
             reader.discard()
-            if let request = pendingRequest { requestLine = "\(request.method) \(request.target) \(request.version)" }
+            if let request = pendingRequest {
+                requestLine = "\(request.method) \(core.log.redactTarget(request.target)) \(request.version)"
+            }
         case .head:
             // Nothing of this request was understood; answer it as a plain HTTP/1.1 GET would be.
             requestIsHead = false

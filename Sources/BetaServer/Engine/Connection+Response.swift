@@ -62,6 +62,7 @@ extension Connection {
         head.append(contentsOf: "\r\n".utf8)
 
         phase = .responding
+        finishHook = response.onFinish
         responseComplete = true
         rateWindowStart = loop.now
         rateWindowBytes = 0
@@ -177,6 +178,10 @@ extension Connection {
 
     private func responseFinished() {
         requestsHandled += 1
+        if let hook = finishHook {
+            finishHook = nil
+            hook(.delivered)
+        }
         if !keepAlive || (peerClosedInput && input.readable == 0) {
             if peerClosedInput { close() } else { beginLingeringClose() }
             return

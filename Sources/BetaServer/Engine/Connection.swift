@@ -43,6 +43,8 @@ final class Connection {
     var responseComplete = true
     var chunkedResponse = false
     var streamContinuation: CheckedContinuation<Void, Error>?
+    /// The current response's `onFinish`, called once when it is written or abandoned.
+    var finishHook: (@Sendable (ResponseOutcome) -> Void)?
 
     // Timers (monotonic nanoseconds).
     var phaseStartedAt: UInt64
@@ -213,6 +215,10 @@ final class Connection {
     func close() {
         guard !closed else { return }
         closed = true
+        if let hook = finishHook {
+            finishHook = nil
+            hook(.abandoned)
+        }
         _ = systemClose(fd)
         loop.remove(self)
         core.release(admitted: admitted)

@@ -53,7 +53,7 @@ public final class HTTPServer: Sendable {
     /// The standard middleware stack, outermost first.
     public static func standardMiddleware(trusted: TrustedProxies, log: ServerLog) -> [any Middleware] {
         var layers: [any Middleware] = [RequestIDMiddleware(trusted: trusted)]
-        if let access = log.access { layers.append(AccessLogMiddleware(sink: access)) }
+        if let access = log.access { layers.append(AccessLogMiddleware(sink: access, redact: log.redactTarget)) }
         layers.append(ErrorMiddleware())
         layers.append(CompressionMiddleware())
         return layers

@@ -43,6 +43,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let notFound = HTTPStatus(code: 404)
     /// 405 Method Not Allowed
     public static let methodNotAllowed = HTTPStatus(code: 405)
+    /// 410 Gone: it existed and was withdrawn on purpose.
+    public static let gone = HTTPStatus(code: 410)
     /// 408 Request Timeout
     public static let requestTimeout = HTTPStatus(code: 408)
     /// 411 Length Required
@@ -89,6 +91,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         case 405: "Method Not Allowed"
         case 408: "Request Timeout"
         case 409: "Conflict"
+        case 410: "Gone"
         case 411: "Length Required"
         case 412: "Precondition Failed"
         case 413: "Content Too Large"

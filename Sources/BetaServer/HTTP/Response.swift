@@ -9,6 +9,12 @@ public struct Response: Sendable {
     public var headers: HTTPHeaders
     /// The body.
     public var body: ResponseBody
+    /// False for responses that must never be compressed, such as pages that carry a secret together
+    /// with reflected input (compression would leak the secret through the size: BREACH).
+    public var allowsCompression = true
+    /// Called once on the event loop when the response has been written out or the connection closed
+    /// before that. Keep it short and non-blocking: hand real work to a `BlockingPool`.
+    public var onFinish: (@Sendable (ResponseOutcome) -> Void)?
 
     /// Creates a response.
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: ResponseBody = .empty) {
@@ -58,4 +64,12 @@ public enum ResponseBody: Sendable {
         case .stream: nil
         }
     }
+}
+
+/// How a response ended, reported to `Response.onFinish`.
+public enum ResponseOutcome: Sendable, Equatable {
+    /// Every byte of the head and body was handed to the operating system.
+    case delivered
+    /// The connection closed (client gone, timeout, shutdown) before the whole response was written.
+    case abandoned
 }

@@ -8,19 +8,25 @@ import Darwin
 /// `client - user [10/Oct/2000:13:55:36 +0000] "GET / HTTP/1.1" 200 2326 "referer" "agent"`.
 public struct AccessLogMiddleware: Middleware {
     private let sink: @Sendable (String) -> Void
+    private let redact: @Sendable (String) -> String
 
-    /// Creates the middleware writing to `sink`.
-    public init(sink: @escaping @Sendable (String) -> Void) { self.sink = sink }
+    /// Creates the middleware writing to `sink`, passing request targets through `redact` first.
+    public init(sink: @escaping @Sendable (String) -> Void, redact: @escaping @Sendable (String) -> String = { $0 }) {
+        self.sink = sink
+        self.redact = redact
+    }
 
     /// Calls `next` and logs the outcome.
     public func respond(to request: Request, context: Context, next: Handler) async throws -> Response {
         let response = try await next(request, context)
-        sink(AccessLogMiddleware.line(request: request, response: response, identity: context.identity, time: time(nil)))
+        sink(AccessLogMiddleware.line(request: request, response: response, identity: context.identity, time: time(nil),
+                                      redact: redact))
         return response
     }
 
     /// Formats one combined-log line.
-    public static func line(request: Request, response: Response, identity: Identity?, time: time_t) -> String {
+    public static func line(request: Request, response: Response, identity: Identity?, time: time_t,
+                            redact: (String) -> String = { $0 }) -> String {
         let size: String
         if request.method == .head || response.status.forbidsBody {
             size = "-"
@@ -30,7 +36,7 @@ public struct AccessLogMiddleware: Middleware {
             size = "-"
         }
         let user = identity.map { quoteFree($0.name) } ?? "-"
-        let requestLine = "\(request.method) \(request.target) \(request.version)"
+        let requestLine = "\(request.method) \(redact(request.target)) \(request.version)"
         return "\(request.clientAddress) - \(user) [\(HTTPDate.commonLog(time))] \"\(escape(requestLine))\" "
             + "\(response.status.code) \(size) \"\(escape(request.headers["Referer"] ?? "-"))\" "
             + "\"\(escape(request.headers["User-Agent"] ?? "-"))\""

@@ -12,7 +12,7 @@ public struct CompressionMiddleware: Middleware {
     /// Calls `next`, then compresses if worthwhile.
     public func respond(to request: Request, context: Context, next: Handler) async throws -> Response {
         var response = try await next(request, context)
-        guard case .bytes(let bytes) = response.body, bytes.count >= minimumBytes,
+        guard response.allowsCompression, case .bytes(let bytes) = response.body, bytes.count >= minimumBytes,
               !response.headers.contains("Content-Encoding"), !response.headers.contains("Content-Range"),
               let type = response.headers["Content-Type"], MediaType.isCompressible(type) else { return response }
         response.headers.add("Vary", "Accept-Encoding")

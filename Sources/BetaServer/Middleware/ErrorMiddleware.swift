@@ -16,7 +16,7 @@ public struct ErrorMiddleware: Middleware {
         } catch let error as any HTTPResponseError {
             return .text("\(error.httpStatus.code) \(error.httpStatus.reason): \(error)\n", status: error.httpStatus)
         } catch {
-            context.log.message("error: request \(context.requestID) \(request.method) \(request.path) failed: \(error)")
+            context.log.message("error: request \(context.requestID) \(request.method) \(context.log.redactTarget(request.path)) failed: \(error)")
             return .text("500 Internal Server Error: request \(context.requestID) failed; see the server log\n",
                          status: .internalServerError)
         }

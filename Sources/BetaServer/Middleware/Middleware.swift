@@ -22,7 +22,12 @@ public struct ClosureMiddleware: Middleware {
 enum MiddlewareChain {
     /// Folds middleware (outermost first) around the endpoint carried in the context.
     static func build(_ middleware: [any Middleware]) -> Handler {
-        var handler: Handler = { request, context in try await context.endpoint(request, context) }
+        wrap(middleware, around: { request, context in try await context.endpoint(request, context) })
+    }
+
+    /// Folds middleware (outermost first) around `handler`.
+    static func wrap(_ middleware: [any Middleware], around handler: @escaping Handler) -> Handler {
+        var handler = handler
         for layer in middleware.reversed() {
             let next = handler
             handler = { request, context in try await layer.respond(to: request, context: context, next: next) }

@@ -36,6 +36,10 @@ public struct Router: Sendable {
 
     private(set) var routes: [Route] = []
 
+    /// Answers requests no route matches (the default is a plain-text 404). An application sets its
+    /// own so that every missing page, including an unknown secret link, looks the same.
+    public var notFound: Handler?
+
     /// Creates a router; with `healthCheck` it answers `GET /healthz` with 200 `ok`.
     public init(healthCheck: Bool = true) {
         if healthCheck {

@@ -10,6 +10,9 @@ public struct ServerLog: Sendable {
     public var message: @Sendable (String) -> Void
     /// Receives access log lines (combined log format); nil disables the access log.
     public var access: (@Sendable (String) -> Void)?
+    /// Rewrites request targets before they are logged, so secrets in URLs (such as testers' private
+    /// links) never reach a log file; the default keeps targets as they are.
+    public var redactTarget: @Sendable (String) -> String = { $0 }
 
     /// Creates a log with explicit sinks.
     public init(message: @escaping @Sendable (String) -> Void, access: (@Sendable (String) -> Void)?) {

@@ -1,5 +1,6 @@
 import AppleFormats
 import BetaKit
+import BetaWeb
 
 /// `betactl add-device`: registers a device to a tester, within Apple's limits.
 enum AddDeviceCommand: BetactlCommand {

@@ -10,33 +10,77 @@ import Darwin
 #endif
 import AppleFormats
 import BetaKit
+import BetaServer
+import BetaWeb
 
-/// `betactl demo`: a seeded sandbox home to look around in.
+/// `betactl demo`: a seeded sandbox home, served at once so the pages can be looked at.
 enum DemoCommand: BetactlCommand {
     static let spec = CommandSpec(
-        name: "demo", summary: "Create a seeded sandbox home and show what betactl manages.",
-        options: [.value("--dir", "DIR", "Create the sandbox in DIR (default: a new temporary directory).")],
-        discussion: "The sandbox never touches your real home; remove its directory when done.",
+        name: "demo", summary: "Create a seeded sandbox home and serve it locally.",
+        options: [
+            .value("--dir", "DIR", "Create (or reuse) the sandbox in DIR (default: a new temporary directory)."),
+            .repeated("--listen", "HOST:PORT", "Address to serve on (default 127.0.0.1:8080)."),
+            .flag("--no-serve", "Only create and seed the sandbox; do not start the server."),
+        ],
+        discussion: "The sandbox never touches your real home. It holds three testers with devices, a release with "
+            + "an icon, notes and its dSYMs offered to the qa group, a revoked release, and a device missing from the "
+            + "build's profile. Ctrl-C stops the server; remove the directory when done.",
         group: .setup)
 
     static func run(_ invocation: Invocation) async throws {
-        let directory = try invocation.arguments.value("--dir") ?? makeTemporaryDirectory(environment: invocation.environment)
-        let home = try Home.initialise(at: directory, change: HomeSettingsChange(teamID: "DEMO123456", publicURL: HomeSettings.defaultPublicURL), now: invocation.now).home
-        let roster = Roster(home: home)
-        if try roster.testers().isEmpty {
-            try DemoSeed.seed(roster, now: invocation.now)
+        let args = invocation.arguments
+        var server = ServerConfiguration()
+        server.listen = [ListenAddress(host: "127.0.0.1", port: 8080)]
+        let listen = args.values("--listen")
+        if !listen.isEmpty {
+            server.listen = try listen.map { text throws(UsageError) in
+                do throws(ServerError) { return try ListenAddress(parsing: text) } catch {
+                    throw UsageError(message: error.description, command: spec.name)
+                }
+            }
         }
+        let directory = try args.value("--dir") ?? makeTemporaryDirectory(environment: invocation.environment)
+        let publicURL = "http://\(server.listen[0])"
+        if FileKind(path: directory + "/" + Home.databaseName) == .regularFile {
+            let existing = try Home.open(at: directory)
+            guard existing.settings.isDemo else { throw DemoError.notADemoHome(directory) }
+        }
+        let home = try Home.initialise(at: directory, change: HomeSettingsChange(teamID: "ABCDE12345", publicURL: publicURL,
+                                                                                 brandName: "Demo Beta", isDemo: true),
+                                       now: invocation.now).home
+        if try Roster(home: home).testers().isEmpty {
+            try DemoSeed.seed(home: home, now: invocation.now)
+        }
+        server.temporaryDirectory = home.temporaryPath
         let style = invocation.style
-        invocation.print(style.bold("betactl demo sandbox") + " at \(directory)\n")
-        for tester in try roster.testers() {
-            invocation.print("  \(tester.name.padding(14)) \(tester.pageURL(publicURL: home.settings.publicURL))")
+        invocation.print(style.bold("betactl demo sandbox") + " at \(directory)")
+        if args.flag("--no-serve") {
+            printSummary(home: home, base: publicURL, invocation: invocation)
+            invocation.print("\nServe it with:\n  betactl --home \(directory) serve --listen \(server.listen[0])")
+            return
         }
-        invocation.print("")
-        let usage = try roster.usage(now: invocation.now)
-        for family in usage.families where family.used > 0 {
-            invocation.print("  \(family.family.displayName.padding(14)) \(family.used)/\(family.limit) slots used (\(family.removed) removed still count until \(family.renews))")
+        try await ServeCommand.serve(home: home, configuration: server, web: ServeCommand.webConfiguration(args, invocation: invocation),
+                                     accessLog: false, invocation: invocation) { addresses in
+            let base = addresses.first.map { "http://\($0)" } ?? publicURL
+            printSummary(home: home, base: base, invocation: invocation)
+            invocation.print("\nServing on \(base); press Ctrl-C to stop. Try `betactl --home \(directory) devices` in another terminal.")
         }
-        invocation.print("\nTry it:\n  betactl --home \(directory) devices\n  betactl --home \(directory) testers\n  betactl --home \(directory) export-devices")
+    }
+
+    static func printSummary(home: Home, base: String, invocation: Invocation) {
+        do {
+            let roster = Roster(home: home)
+            invocation.print("\nTester pages (open one in a browser; use your browser's iPhone emulation to see Install):")
+            for tester in try roster.testers() {
+                invocation.print("  \(tester.name.padding(14)) \(base)/t/\(tester.token)")
+            }
+            invocation.print("")
+            for family in try roster.usage(now: invocation.now).families where family.used > 0 {
+                invocation.print("  \(family.family.displayName.padding(14)) \(family.used)/\(family.limit) slots used (\(family.removed) removed still count until \(family.renews))")
+            }
+        } catch {
+            invocation.warn("cannot list the sandbox: \(error)")
+        }
     }
 
     static func makeTemporaryDirectory(environment: [String: String]) throws -> String {
@@ -49,26 +93,17 @@ enum DemoCommand: BetactlCommand {
     }
 }
 
-/// The people and devices in the demo sandbox. UDIDs are made up and unmistakably fake.
-enum DemoSeed {
-    static func seed(_ roster: Roster, now: Date) throws {
-        let people: [(String, String, [String])] = [
-            ("Ann Lee", "ann@example.com", ["qa"]), ("Bo Chen", "bo@example.com", ["qa", "design"]),
-            ("Cy Okafor", "cy@example.com", ["design"]),
-        ]
-        var serial = 0
-        func fakeUDID() throws -> DeviceIdentifier {
-            serial += 1
-            let tail = String(serial, radix: 16)
-            return try DeviceIdentifier("00008030-" + String(repeating: "0", count: 16 - tail.count) + tail)
+/// Why `demo` refused to run.
+enum DemoError: Error, CustomStringConvertible, CategorizedError {
+    /// `--dir` names a real home.
+    case notADemoHome(String)
+
+    var description: String {
+        switch self {
+        case let .notADemoHome(path):
+            "\(path) holds a betactl home that `demo` did not make; demo only reuses its own sandboxes, so choose a new directory with --dir (or leave it out)"
         }
-        for (name, email, groups) in people {
-            let tester = try roster.addTester(NewTester(name: name, email: email, groups: groups), now: now)
-            _ = try roster.addDevice(NewDevice(identifier: try fakeUDID(), family: .iphone, model: "iPhone15,2"), tester: String(tester.id), now: now)
-            _ = try roster.addDevice(NewDevice(identifier: try fakeUDID(), family: .ipad, model: "iPad13,4"), tester: String(tester.id), now: now)
-        }
-        let retired = try fakeUDID()
-        _ = try roster.addDevice(NewDevice(identifier: retired, name: "Old test iPhone", family: .iphone), tester: "1", now: now)
-        _ = try roster.removeDevice(retired, now: now)
     }
+
+    var category: ErrorCategory { .refused }
 }

@@ -1,5 +1,6 @@
 import AppleFormats
 import BetaKit
+import BetaWeb
 
 /// `betactl devices`: slot usage per family and every registered device.
 enum DevicesCommand: BetactlCommand {

@@ -1,5 +1,6 @@
 import AppleFormats
 import BetaKit
+import BetaWeb
 
 /// `betactl profiles`: lists imported profiles.
 enum ProfilesCommand: BetactlCommand {

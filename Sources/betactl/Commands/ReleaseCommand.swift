@@ -5,6 +5,7 @@ import Foundation
 #endif
 import AppleFormats
 import BetaKit
+import BetaWeb
 
 /// `betactl release PATH`: validates a build and publishes it with its symbols.
 enum ReleaseCommand: BetactlCommand {
@@ -54,7 +55,8 @@ enum ReleaseCommand: BetactlCommand {
         let release = result.release
         let name = release.displayName ?? release.bundleID
         invocation.print("Released \(name) \(release.version ?? "?") (\(release.build ?? "?")) as release \(release.id)")
-        invocation.print("  install page  \(ArchiveJSON.installPage(release.id, publicURL: home.settings.publicURL))")
+        invocation.print("  offered to    \(ArchiveJSON.offerSummary(release, testers: try Roster(home: home).testers()))")
+        invocation.print("  testers install it from their own page (`betactl show-tester NAME` prints its link)")
         invocation.print("  symbols       \(result.addedSymbols.count) new slice\(result.addedSymbols.count == 1 ? "" : "s") archived")
     }
 }

@@ -1,5 +1,6 @@
 import AppleFormats
 import BetaKit
+import BetaWeb
 
 /// `betactl releases`: every release, newest first.
 enum ReleasesCommand: BetactlCommand {
@@ -9,7 +10,8 @@ enum ReleasesCommand: BetactlCommand {
         let home = try invocation.openHome()
         let releases = try Archive(home: home).releases()
         if invocation.arguments.flag("--json") {
-            try invocation.printJSON(releases.map { ArchiveJSON.release($0, publicURL: home.settings.publicURL) })
+            let testers = try Roster(home: home).testers()
+            try invocation.printJSON(releases.map { ArchiveJSON.release($0, testers: testers) })
             return
         }
         guard !releases.isEmpty else {
@@ -39,8 +41,10 @@ enum ShowReleaseCommand: BetactlCommand {
         guard let id = Int64(text) else { throw ArchiveError.unknownRelease(text) }
         let release = try archive.release(id: id)
         let slices = try archive.slices(ofRelease: id)
+        let testers = try Roster(home: home).testers()
+        let downloads = try archive.downloads(ofRelease: id)
         if invocation.arguments.flag("--json") {
-            try invocation.printJSON(ArchiveJSON.release(release, publicURL: home.settings.publicURL, slices: slices))
+            try invocation.printJSON(ArchiveJSON.release(release, testers: testers, slices: slices, downloads: downloads))
             return
         }
         invocation.print("Release \(release.id): \(release.displayName ?? release.bundleID) \(release.version ?? "?") (\(release.build ?? "?"))")
@@ -50,7 +54,7 @@ enum ShowReleaseCommand: BetactlCommand {
         invocation.print("  sha256        \(release.packageBlob.hex)")
         invocation.print("  profile       \(release.profileName ?? "-") (\(release.profileType?.description ?? "?"), expires \(release.profileExpiresAt.map { CalendarDate($0).description } ?? "?"))")
         invocation.print("  groups        \(release.groups.isEmpty ? "everyone" : release.groups.joined(separator: ", "))")
-        invocation.print("  install page  \(ArchiveJSON.installPage(release.id, publicURL: home.settings.publicURL))")
+        invocation.print("  offered to    \(ArchiveJSON.offerSummary(release, testers: testers))")
         if let notes = release.notes { invocation.print("  notes         \(notes)") }
         var table = Table(headers: ["EXECUTABLE", "KIND", "ARCH", "UUID", "MIN OS", "SYMBOLS"])
         for slice in slices {
@@ -58,6 +62,17 @@ enum ShowReleaseCommand: BetactlCommand {
         }
         invocation.print("")
         invocation.console.writeOut(table.render(style: invocation.style))
+        invocation.print("")
+        if downloads.isEmpty {
+            invocation.print("No completed downloads yet.")
+        } else {
+            var downloaded = Table(headers: ["DOWNLOADED", "TESTER", "DEVICE"])
+            for download in downloads {
+                downloaded.rows.append([Timestamp.string(download.downloadedAt), download.testerName ?? "-",
+                                        download.deviceName.map { name in "\(name) (\(download.udid ?? ""))" } ?? download.udid ?? "unknown"])
+            }
+            invocation.console.writeOut(downloaded.render(style: invocation.style))
+        }
     }
 }
 

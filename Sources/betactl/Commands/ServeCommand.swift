@@ -1,5 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import BetaKit
 import BetaServer
+import BetaWeb
 
 /// `betactl serve`: runs the HTTP server for testers' devices on the home.
 enum ServeCommand: BetactlCommand {
@@ -11,10 +17,13 @@ enum ServeCommand: BetactlCommand {
             .repeated("--trusted-proxy", "ADDR",
                       "A reverse proxy (address or CIDR) whose X-Forwarded-Proto/For/Host headers are believed."),
             .value("--max-connections", "N", "Most simultaneous connections; more get 503 (default 10000)."),
+            .value("--templates", "DIR", "Page templates that replace the built-in ones of the same name (branding)."),
+            .value("--web", "DIR", "Static files (CSS, JS, images) that replace the built-in ones of the same path."),
             .flag("--no-access-log", "Do not write the access log to standard error."),
         ],
         discussion: "Put it behind a TLS-terminating proxy such as nginx or Caddy and pass that proxy with "
-            + "--trusted-proxy so generated links use https. SIGTERM or Ctrl-C stops accepting connections and "
+            + "--trusted-proxy so generated links use https (iOS installs only over https). Settings changed with "
+            + "`betactl init` take effect without a restart. SIGTERM or Ctrl-C stops accepting connections and "
             + "lets in-flight downloads finish (up to 30 seconds).",
         group: .server)
 
@@ -22,9 +31,33 @@ enum ServeCommand: BetactlCommand {
         let args = invocation.arguments
         let home = try invocation.openHome()
         let configuration = try configuration(args, home: home)
-        let log = args.flag("--no-access-log") ? ServerLog.messagesOnly : ServerLog.standardError
+        try await serve(home: home, configuration: configuration, web: webConfiguration(args, invocation: invocation),
+                        accessLog: !args.flag("--no-access-log"), invocation: invocation)
+    }
+
+    /// Runs the web application on `home` until SIGTERM or SIGINT (shared with `demo`).
+    static func serve(home: Home, configuration: ServerConfiguration, web: WebConfiguration, accessLog: Bool,
+                      invocation: Invocation, onListening: @escaping @Sendable ([ListenAddress]) -> Void = { _ in }) async throws {
+        let app = try BetaWebApplication(home: home, configuration: web)
+        var log = accessLog ? ServerLog.standardError : ServerLog.messagesOnly
+        log.redactTarget = BetaWebApplication.redactTarget
         log.message("serving the betactl home at \(home.path); public URL \(home.settings.publicURL)")
-        try await BetaServer.serve(configuration: configuration, router: ServeRoutes.router(home: home), log: log)
+        app.start()
+        defer { app.stop() }
+        try await BetaServer.serve(configuration: configuration, router: app.router, middleware: app.middleware, log: log,
+                                   onListening: onListening)
+    }
+
+    static func webConfiguration(_ args: ParsedArguments, invocation: Invocation) -> WebConfiguration {
+        var web = WebConfiguration()
+        web.templatesDirectory = args.value("--templates")
+        web.webDirectory = args.value("--web")
+        // A pinned clock (BETACTL_NOW) stays pinned; otherwise pages see the real time as it passes.
+        if invocation.environment["BETACTL_NOW"].map({ !$0.isEmpty }) == true {
+            let fixed = invocation.now
+            web.now = { fixed }
+        }
+        return web
     }
 
     static func configuration(_ args: ParsedArguments, home: Home) throws -> ServerConfiguration {
@@ -48,12 +81,5 @@ enum ServeCommand: BetactlCommand {
         }
         configuration.temporaryDirectory = home.temporaryPath
         return configuration
-    }
-}
-
-/// The routes `betactl serve` answers; pages, manifests and uploads register here as they arrive.
-enum ServeRoutes {
-    static func router(home: Home) -> Router {
-        Router()
     }
 }

@@ -1,4 +1,5 @@
 import BetaKit
+import BetaWeb
 
 /// `betactl show-tester`: one tester's details, page URL and devices.
 enum ShowTesterCommand: BetactlCommand {

@@ -1,5 +1,6 @@
 import AppleFormats
 import BetaKit
+import BetaWeb
 
 /// `betactl symbols`: archived symbols and executables still lacking them.
 enum SymbolsCommand: BetactlCommand {

@@ -1,4 +1,5 @@
 import BetaKit
+import BetaWeb
 
 /// `betactl testers`: lists current testers.
 enum TestersCommand: BetactlCommand {

@@ -1,0 +1,89 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import BetaKit
+import BetaServer
+import Synchronization
+
+/// The web application `betactl serve` runs: testers' pages, manifests, downloads and QR codes,
+/// static assets, and the error pages, on top of a home.
+///
+/// ```swift
+/// let app = try BetaWebApplication(home: home, configuration: WebConfiguration())
+/// app.start()
+/// try await HTTPServer.serve(configuration: server, router: app.router, middleware: app.middleware, log: app.log(base))
+/// app.stop()
+/// ```
+public final class BetaWebApplication: Sendable {
+    /// The settings it runs with.
+    public let configuration: WebConfiguration
+    let home: Home
+    let pool: BlockingPool
+    let snapshots: SnapshotStore
+    let pages = PageCache()
+    let renderer: PageRenderer
+    let assets: WebAssets
+    private let watcher: StoreChangeWatcher
+    private let watchTask = Mutex<Task<Void, Never>?>(nil)
+
+    /// Loads the templates and static files (failing with the file, line and tag of a broken
+    /// template) and starts the blocking-work pool.
+    public init(home: Home, configuration: WebConfiguration) throws {
+        self.configuration = configuration
+        self.home = home
+        assets = try WebAssets.load(templatesDirectory: configuration.templatesDirectory, webDirectory: configuration.webDirectory)
+        renderer = try PageRenderer(assets: assets)
+        pool = try BlockingPool(configuration: configuration.blockingPool, name: "web-blocking")
+        snapshots = SnapshotStore(home: home, pool: pool)
+        watcher = try StoreChangeWatcher(store: home.store)
+    }
+
+    /// Starts noticing database changes, and brings releases published by older versions up to date
+    /// (recording the devices of their profiles) in the background.
+    public func start() {
+        let interval = configuration.refreshInterval
+        let pool = self.pool
+        let watcher = self.watcher
+        let snapshots = self.snapshots
+        let home = self.home
+        let task = Task {
+            _ = try? await pool.run { try Archive(home: home).recordMissingProfileDevices() }
+            _ = try? await pool.run { try watcher.hasChanged() }
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                if (try? await pool.run({ try watcher.hasChanged() })) == true { snapshots.invalidate() }
+            }
+        }
+        watchTask.withLock { $0 = task }
+    }
+
+    /// Stops the change watcher and lets the pool's threads finish.
+    public func stop() {
+        watchTask.withLock { task in
+            task?.cancel()
+            task = nil
+        }
+        pool.shutdown()
+    }
+
+    /// The application's middleware, inside the server's standard layers: security headers on every
+    /// response, then HTML error pages.
+    public var middleware: [any Middleware] {
+        [SecurityHeadersMiddleware(), WebErrorMiddleware(pages: { [self] request, error in await errorPage(request, error) },
+                                                         internalError: { [self] request, context in await internalErrorPage(request, context) })]
+    }
+
+    /// Rewrites request targets for logs: a tester's token becomes `…`.
+    public static func redactTarget(_ target: String) -> String {
+        guard let range = target.firstRange(of: "/t/") else { return target }
+        let rest = target[range.upperBound...]
+        let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        guard end > rest.startIndex else { return target }
+        return String(target[..<range.upperBound]) + "…" + String(rest[end...])
+    }
+
+    /// The current time.
+    var now: Date { configuration.now() }
+}

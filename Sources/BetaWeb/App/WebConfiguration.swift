@@ -1,0 +1,24 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import BetaServer
+
+/// How the web application runs: where branding overrides live, how blocking work is pooled, how
+/// quickly database changes are noticed, and what time it is.
+public struct WebConfiguration: Sendable {
+    /// A directory whose templates replace the embedded ones of the same name (`serve --templates`).
+    public var templatesDirectory: String?
+    /// A directory whose files replace the embedded static files of the same path (`serve --web`).
+    public var webDirectory: String?
+    /// The pool SQLite reads, file opens and other blocking work run on.
+    public var blockingPool = BlockingPool.Configuration()
+    /// How often the database is checked for changes made by other processes.
+    public var refreshInterval: Duration = .milliseconds(100)
+    /// The current time; tests pin it (`BETACTL_NOW`).
+    public var now: @Sendable () -> Date = { Date() }
+
+    /// The defaults described on each property.
+    public init() {}
+}

@@ -1,0 +1,51 @@
+import AppleFormats
+import BetaKit
+import Mustache
+
+/// One of the tester's devices as their page lists it, with what the newest build means for it.
+struct DeviceRow: Sendable, Equatable, MustacheRepresentable {
+    /// Where the device stands.
+    enum Status: String, Sendable {
+        /// Active and in the newest release's profile: that build installs on it.
+        case ready
+        /// Active but not in the newest release's profile.
+        case notInProfile = "not-in-profile"
+        /// Active; no release is offered yet, or its profile's device list is unknown.
+        case registered
+        /// Removed from the roster.
+        case removed
+    }
+
+    var name: String
+    var model: String
+    var udidSuffix: String
+    var status: Status
+    var statusText: String
+
+    init(device: Device, newest: Release?, coverage: ProfileCoverage?) {
+        name = device.name.isEmpty ? device.family.displayName : device.name
+        model = device.model ?? device.family.displayName
+        udidSuffix = String(device.identifier.value.suffix(6))
+        if device.status == .removed {
+            status = .removed
+            statusText = "Removed"
+        } else if let newest, let included = coverage?.includes(device.identifier) {
+            let build = ReleaseCard.versionLabel(newest)
+            if included {
+                status = .ready
+                statusText = "Ready: installs \(build)"
+            } else {
+                status = .notInProfile
+                statusText = "Not in the profile of \(build): it will install from the next build that includes it"
+            }
+        } else {
+            status = .registered
+            statusText = "Registered"
+        }
+    }
+
+    var mustacheValue: MustacheValue {
+        ["name": .string(name), "model": .string(model), "udidSuffix": .string(udidSuffix),
+         "status": .string(status.rawValue), "statusText": .string(statusText)]
+    }
+}

@@ -1,0 +1,102 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import BetaKit
+import Mustache
+
+/// What a page needs beyond its own content: brand, links to assets, and what the browser is.
+struct PageChrome: Sendable, MustacheRepresentable {
+    var title: String
+    var brandName: String
+    var assets: AssetLinks
+    var client: ClientKind
+    var inAppBrowser: Bool
+    var insecure: Bool
+
+    var mustacheValue: MustacheValue {
+        ["title": .string(title), "brandName": .string(brandName),
+         "css": .string(assets.css), "brandCSS": .string(assets.brandCSS), "js": .string(assets.js),
+         "favicon": .string(assets.favicon), "client": .string(client.rawValue),
+         "isIPhone": .bool(client == .iPhone), "isIPad": .bool(client == .iPad),
+         "isMacOrIPad": .bool(client == .macOrIPad), "isOther": .bool(client == .other),
+         "mayInstall": .bool(client.mayInstall), "leadsWithQRCode": .bool(client.leadsWithQRCode),
+         "inAppBrowser": .bool(inAppBrowser), "insecure": .bool(insecure)]
+    }
+}
+
+/// Absolute links to the static assets, with a content hash so browsers refetch after a change.
+struct AssetLinks: Sendable {
+    var css: String
+    var brandCSS: String
+    var js: String
+    var favicon: String
+    var placeholderIcon: String
+}
+
+/// The tester's page: who they are, their devices, and every release offered to them.
+struct TesterPage: Sendable, MustacheRepresentable {
+    var chrome: PageChrome
+    var testerName: String
+    var pageURL: String
+    var qrSVG: String
+    var qrPNG: String
+    var devices: [DeviceRow]
+    var releases: [ReleaseCard]
+    var enrollURL: String?
+
+    init(snapshot: DistributionSnapshot, tester: Tester, urls: TesterURLs, chrome: PageChrome, enrollURL: String?, now: Date) {
+        self.chrome = chrome
+        testerName = tester.name
+        pageURL = urls.page
+        qrSVG = urls.qrSVG
+        qrPNG = urls.qrPNG
+        self.enrollURL = enrollURL
+        let offered = snapshot.releases(offeredTo: tester)
+        let newest = offered.first
+        devices = snapshot.devices(of: tester).map { device in
+            DeviceRow(device: device, newest: newest, coverage: newest.flatMap { snapshot.coverage[$0.id] })
+        }
+        releases = offered.map {
+            ReleaseCard(release: $0, snapshot: snapshot, tester: tester, urls: urls, client: chrome.client,
+                        placeholderIcon: chrome.assets.placeholderIcon, now: now)
+        }
+    }
+
+    var mustacheValue: MustacheValue {
+        ["page": chrome.mustacheValue, "testerName": .string(testerName), "pageURL": .string(pageURL),
+         "qrSVG": .string(qrSVG), "qrPNG": .string(qrPNG),
+         "devices": .list(devices.map(\.mustacheValue)), "hasDevices": .bool(!devices.isEmpty),
+         "releases": .list(releases.map(\.mustacheValue)), "hasReleases": .bool(!releases.isEmpty),
+         "enrollURL": enrollURL.map(MustacheValue.string) ?? .null]
+    }
+}
+
+/// One release's own page.
+struct ReleasePage: Sendable, MustacheRepresentable {
+    var chrome: PageChrome
+    var testerName: String
+    var testerPageURL: String
+    var release: ReleaseCard
+    var qrSVG: String
+    var enrollURL: String?
+
+    var mustacheValue: MustacheValue {
+        ["page": chrome.mustacheValue, "testerName": .string(testerName), "testerPageURL": .string(testerPageURL),
+         "release": release.mustacheValue, "qrSVG": .string(qrSVG), "enrollURL": enrollURL.map(MustacheValue.string) ?? .null]
+    }
+}
+
+/// A page that only says something: not found, gone, an error.
+struct MessagePage: Sendable, MustacheRepresentable {
+    var chrome: PageChrome
+    var heading: String
+    var message: String
+    var link: (url: String, label: String)?
+
+    var mustacheValue: MustacheValue {
+        ["page": chrome.mustacheValue, "heading": .string(heading), "message": .string(message),
+         "link": link.map { ["url": .string($0.url), "label": .string($0.label)] } ?? .null]
+    }
+}

@@ -1,0 +1,34 @@
+import BetaServer
+
+extension BetaWebApplication {
+    /// Every route: the health check, static assets, and the tester pages under `/t/<token>`.
+    public var router: Router {
+        var router = Router()
+        router.notFound = { [self] request, _ in await errorPage(request, .notFound) }
+        router.get("/assets/brand.css") { [self] request, _ in try await brandStylesheet(request) }
+        router.get("/assets/*path") { [self] request, _ in asset(request) }
+        // Secret links: never sent on as a Referer, never stored by a cache, never compressed (their
+        // pages reflect the Host header next to the token, which BREACH could turn into a leak).
+        let tokenPages = SecurityHeadersMiddleware(fields: [("Referrer-Policy", "no-referrer"),
+                                                            ("Cache-Control", "private, no-store")])
+        router.group(TesterURLs.Pattern.group, middleware: [tokenPages, NoCompressionMiddleware()]) { tester in
+            tester.get("") { [self] request, _ in try await testerPage(request) }
+            tester.get(TesterURLs.Pattern.release) { [self] request, _ in try await releasePage(request) }
+            tester.get(TesterURLs.Pattern.manifest) { [self] request, _ in try await manifest(request) }
+            tester.get(TesterURLs.Pattern.package) { [self] request, _ in try await package(request) }
+            tester.get(TesterURLs.Pattern.icon) { [self] request, _ in try await icon(request) }
+            tester.get(TesterURLs.Pattern.qrSVG) { [self] request, _ in try await qrCode(request, png: false) }
+            tester.get(TesterURLs.Pattern.qrPNG) { [self] request, _ in try await qrCode(request, png: true) }
+        }
+        return router
+    }
+}
+
+/// Marks responses as not to be compressed (see `Response.allowsCompression`).
+struct NoCompressionMiddleware: Middleware {
+    func respond(to request: Request, context: Context, next: Handler) async throws -> Response {
+        var response = try await next(request, context)
+        response.allowsCompression = false
+        return response
+    }
+}

@@ -1,0 +1,137 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import BetaKit
+import BetaServer
+
+/// Who a request under `/t/<token>` is for, and the data to answer it from.
+struct TesterRequest: Sendable {
+    var snapshot: DistributionSnapshot
+    var generation: Int
+    var tester: Tester
+    var urls: TesterURLs
+}
+
+extension BetaWebApplication {
+    /// Resolves the token in the path against the current snapshot; an unknown one is `notFound`.
+    func testerRequest(_ request: Request) async throws -> TesterRequest {
+        let (snapshot, generation) = try await snapshots.current()
+        guard let token = request.parameters["token"], let tester = snapshot.tester(token: token) else { throw WebError.notFound }
+        let base = PublicBase(request: request, publicURL: snapshot.settings.publicURL)
+        return TesterRequest(snapshot: snapshot, generation: generation, tester: tester, urls: TesterURLs(base: base, token: token))
+    }
+
+    /// The release named in the path, if it is offered to the tester; a revoked one is `revoked` (410).
+    func offeredRelease(_ request: Request, _ context: TesterRequest) throws -> Release {
+        guard let text = request.parameters["id"], let id = Int64(text), let release = context.snapshot.release(id: id),
+              release.isOffered(to: context.tester) else { throw WebError.notFound }
+        if release.revokedAt != nil {
+            throw WebError.revoked(releaseName: "\(release.displayName ?? release.bundleID) \(ReleaseCard.versionLabel(release))",
+                                   testerPage: context.urls.page)
+        }
+        return release
+    }
+
+    func chrome(_ request: Request, title: String, settings: HomeSettings, base: PublicBase) -> PageChrome {
+        let agent = request.headers["User-Agent"]
+        return PageChrome(title: title, brandName: settings.brandName, assets: assetLinks(base: base, settings: settings),
+                          client: ClientKind(userAgent: agent), inAppBrowser: ClientKind.isInAppBrowser(agent),
+                          insecure: !base.isSecure)
+    }
+
+    /// `GET /t/<token>`: the tester's page.
+    func testerPage(_ request: Request) async throws -> Response {
+        let context = try await testerRequest(request)
+        let agent = request.headers["User-Agent"]
+        let key = PageCache.Key(kind: "tester", testerID: context.tester.id, base: context.urls.base.url,
+                                client: ClientKind(userAgent: agent), inAppBrowser: ClientKind.isInAppBrowser(agent))
+        if let cached = pages.get(key, generation: context.generation) { return .html(cached) }
+        let settings = context.snapshot.settings
+        let page = TesterPage(snapshot: context.snapshot, tester: context.tester, urls: context.urls,
+                              chrome: chrome(request, title: "\(settings.brandName): \(context.tester.name)", settings: settings,
+                                             base: context.urls.base),
+                              enrollURL: enrollURL(context.urls), now: now)
+        let bytes = try renderer.render("tester", page)
+        pages.put(key, generation: context.generation, bytes: bytes)
+        return .html(bytes)
+    }
+
+    /// `GET /t/<token>/releases/<id>`: one release.
+    func releasePage(_ request: Request) async throws -> Response {
+        let context = try await testerRequest(request)
+        let release = try offeredRelease(request, context)
+        let settings = context.snapshot.settings
+        let chrome = chrome(request, title: "\(release.displayName ?? release.bundleID) \(ReleaseCard.versionLabel(release))",
+                            settings: settings, base: context.urls.base)
+        let card = ReleaseCard(release: release, snapshot: context.snapshot, tester: context.tester, urls: context.urls,
+                               client: chrome.client, placeholderIcon: chrome.assets.placeholderIcon, now: now)
+        let page = ReleasePage(chrome: chrome, testerName: context.tester.name, testerPageURL: context.urls.page, release: card,
+                               qrSVG: context.urls.qrSVG, enrollURL: enrollURL(context.urls))
+        return .html(try renderer.render("release", page))
+    }
+
+    /// `GET /t/<token>/releases/<id>/manifest.plist`: the OTA manifest, as `text/xml`.
+    func manifest(_ request: Request) async throws -> Response {
+        let context = try await testerRequest(request)
+        let release = try offeredRelease(request, context)
+        let manifest = OTAManifest(packageURL: context.urls.package(release.id),
+                                   iconURL: release.iconBlob == nil ? nil : context.urls.icon(release.id),
+                                   bundleIdentifier: release.bundleID,
+                                   bundleVersion: release.version ?? release.build ?? "1.0",
+                                   title: release.displayName ?? release.bundleID)
+        return .bytes(try manifest.xmlBytes(), contentType: "text/xml; charset=utf-8")
+    }
+
+    /// The enrollment page's URL, once device enrollment is served.
+    func enrollURL(_ urls: TesterURLs) -> String? { nil }
+
+    /// The 404 and 410 pages.
+    func errorPage(_ request: Request, _ error: WebError) async -> Response {
+        let snapshot = try? await snapshots.current().snapshot
+        let settings = snapshot?.settings ?? home.settings
+        let base = PublicBase(request: request, publicURL: settings.publicURL)
+        let page: MessagePage
+        let status: HTTPStatus
+        switch error {
+        case .notFound:
+            status = .notFound
+            page = MessagePage(chrome: chrome(request, title: "Not found", settings: settings, base: base),
+                               heading: "Nothing here",
+                               message: "This link does not lead anywhere. Check that you opened the whole link you were sent; if it still fails, ask for a new one.",
+                               link: nil)
+        case let .revoked(name, testerPage):
+            status = .gone
+            page = MessagePage(chrome: chrome(request, title: "Build withdrawn", settings: settings, base: base),
+                               heading: "This build was withdrawn",
+                               message: "\(name) is no longer offered for testing. Your page lists the builds you can install now.",
+                               link: (testerPage, "Back to your builds"))
+        }
+        var response = Response.html((try? renderer.render("message", page)) ?? Array("\(status.code) \(status.reason)\n".utf8), status: status)
+        response.headers.set("Cache-Control", "private, no-store")
+        response.headers.set("Referrer-Policy", "no-referrer")
+        return response
+    }
+
+    /// The page for an unexpected failure: it names the request id the server log holds the details under.
+    func internalErrorPage(_ request: Request, _ context: Context) async -> Response {
+        let settings = home.settings
+        let base = PublicBase(request: request, publicURL: settings.publicURL)
+        let page = MessagePage(chrome: chrome(request, title: "Something went wrong", settings: settings, base: base),
+                               heading: "Something went wrong",
+                               message: "The server could not answer this request (request \(context.requestID)). Try again in a moment; if it keeps failing, tell the person who sent you the link and quote the request number.",
+                               link: nil)
+        var response = Response.html((try? renderer.render("message", page)) ?? Array("500 Internal Server Error\n".utf8),
+                                     status: .internalServerError)
+        response.headers.set("Cache-Control", "no-store")
+        return response
+    }
+}
+
+extension Response {
+    /// A `text/html; charset=utf-8` response from rendered bytes.
+    static func html(_ bytes: [UInt8], status: HTTPStatus = .ok) -> Response {
+        Response(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(bytes))
+    }
+}
