@@ -26,7 +26,7 @@ public struct MustacheLimits: Hashable, Sendable {
         maximumPartialDepth: Int = 50,
         maximumRenderDepth: Int = 250,
         maximumOutputBytes: Int = 64 << 20,
-        maximumRenderSteps: Int = 20_000_000
+        maximumRenderSteps: Int = 5_000_000
     ) {
         self.maximumTemplateBytes = maximumTemplateBytes
         self.maximumSectionNesting = maximumSectionNesting
