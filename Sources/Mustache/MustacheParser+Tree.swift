@@ -3,6 +3,27 @@ extension MustacheParser {
     struct Frame {
         var tag: Tag?
         var nodes: [MustacheNode] = []
+        /// Text not yet made into a literal: text on both sides of comments becomes one chunk,
+        /// appended to here in place so a run of many comments still costs linear time.
+        var text: [UInt8] = []
+        var lineStarts: [Int] = []
+
+        mutating func append(_ node: MustacheNode) {
+            flushText()
+            nodes.append(node)
+        }
+
+        mutating func finish() -> [MustacheNode] {
+            flushText()
+            return nodes
+        }
+
+        mutating func flushText() {
+            guard !text.isEmpty || !lineStarts.isEmpty else { return }
+            nodes.append(.literal(MustacheNode.Literal(bytes: text, lineStarts: lineStarts)))
+            text = []
+            lineStarts = []
+        }
     }
 
     // MARK: Pass 3: the section tree
@@ -12,18 +33,18 @@ extension MustacheParser {
         var textStart = 0
         for tag in tags {
             // A standalone tag's line is gone, so no line starts where it started.
-            appendLiteral(textStart ..< tag.removedStart, lineStartAtEnd: !tag.isStandalone, to: &frames[frames.count - 1].nodes)
+            appendText(textStart ..< tag.removedStart, lineStartAtEnd: !tag.isStandalone, to: &frames[frames.count - 1])
             textStart = tag.removedEnd
             switch tag.kind {
             case .comment:
                 break
             case let .variable(escaped):
-                frames[frames.count - 1].nodes.append(.variable(reference(tag), escaped: escaped))
+                frames[frames.count - 1].append(.variable(reference(tag, escaped: escaped)))
             case .partial:
                 let indentation = tag.isStandalone ? Array(source[tag.removedStart ..< tag.start]) : nil
                 let call = MustacheNode.PartialCall(name: tag.name, indentation: indentation, isConditional: frames.count > 1,
                                                     tag: tag.display, line: tag.line)
-                frames[frames.count - 1].nodes.append(.partial(call))
+                frames[frames.count - 1].append(.partial(call))
             case .section, .inverted:
                 guard frames.count <= limits.maximumSectionNesting else {
                     throw MustacheError(.nestingTooDeep, path: path, line: tag.line, tag: tag.display,
@@ -39,46 +60,38 @@ extension MustacheParser {
                     throw MustacheError(.mismatchedClose, path: path, line: tag.line, tag: tag.display,
                                         reason: "\(tag.display) closes \(open.display) opened on line \(open.line); add {{/\(open.name)}} before it or correct the name")
                 }
-                let body = frames.removeLast().nodes
-                let section = MustacheNode.section(reference(open), body: body, inverted: open.kind == .inverted)
-                frames[frames.count - 1].nodes.append(section)
+                var closed = frames.removeLast()
+                let body = closed.finish()
+                let section = MustacheNode.Section(reference: reference(open, escaped: false), body: body, inverted: open.kind == .inverted)
+                frames[frames.count - 1].append(.section(section))
             }
         }
         if let open = frames.last?.tag {
             throw MustacheError(.unclosedSection, path: path, line: open.line, tag: open.display,
                                 reason: "the section \(open.display) opened here is never closed; add {{/\(open.name)}}")
         }
-        appendLiteral(textStart ..< source.count, lineStartAtEnd: true, to: &frames[0].nodes)
-        return frames[0].nodes
+        appendText(textStart ..< source.count, lineStartAtEnd: true, to: &frames[0])
+        return frames[0].finish()
     }
 
-    func reference(_ tag: Tag) -> MustacheNode.Reference {
+    func reference(_ tag: Tag, escaped: Bool) -> MustacheNode.Reference {
         let parts = tag.name == "." ? [] : tag.name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        return MustacheNode.Reference(parts: parts, tag: tag.display, line: tag.line)
+        return MustacheNode.Reference(parts: parts, escaped: escaped, tag: tag.display, line: tag.line)
     }
 
-    /// Appends the text in `range`, merged into a literal just before it (text on both sides of
-    /// a comment becomes one chunk), with the offsets where source lines start inside it. The end
-    /// of the source starts no line, since nothing follows it.
-    func appendLiteral(_ range: Range<Int>, lineStartAtEnd: Bool, to nodes: inout [MustacheNode]) {
-        var lineStarts: [Int] = []
+    /// Adds the text in `range` to the frame's pending literal, with the offsets where source
+    /// lines start inside it. The end of the source starts no line, since nothing follows it.
+    func appendText(_ range: Range<Int>, lineStartAtEnd: Bool, to frame: inout Frame) {
         var position = range.lowerBound
         while position <= range.upperBound, position < source.count {
             let startsLine = position == 0 || source[position - 1] == .newline
-            if startsLine, position < range.upperBound || lineStartAtEnd { lineStarts.append(position - range.lowerBound) }
+            if startsLine, position < range.upperBound || lineStartAtEnd {
+                let offset = frame.text.count + position - range.lowerBound
+                if frame.lineStarts.last != offset { frame.lineStarts.append(offset) }
+            }
             position += 1
         }
-        guard !range.isEmpty || !lineStarts.isEmpty else { return }
-        if case var .literal(previous)? = nodes.last {
-            let offset = previous.bytes.count
-            previous.bytes.append(contentsOf: source[range])
-            for start in lineStarts where previous.lineStarts.last != start + offset {
-                previous.lineStarts.append(start + offset)
-            }
-            nodes[nodes.count - 1] = .literal(previous)
-        } else {
-            nodes.append(.literal(MustacheNode.Literal(bytes: Array(source[range]), lineStarts: lineStarts)))
-        }
+        frame.text.append(contentsOf: source[range])
     }
 
     // MARK: Byte helpers

@@ -17,11 +17,12 @@ struct MustacheRenderer {
             switch node {
             case let .literal(literal):
                 append(literal, indentation: indentation)
-            case let .variable(reference, escaped):
-                try print(resolve(reference), reference: reference, escaped: escaped, path: path)
-            case let .section(reference, body, inverted):
+            case let .variable(reference):
+                try print(resolve(reference), reference: reference, path: path)
+            case let .section(section):
+                let reference = section.reference, body = section.body
                 let value = resolve(reference)
-                if inverted {
+                if section.inverted {
                     guard !value.isTruthy else { continue }
                     try enter(reference.tag, line: reference.line, path: path)
                     try render(body, path: path, indentation: indentation)
@@ -122,10 +123,10 @@ struct MustacheRenderer {
         output.append(contentsOf: literal.bytes[from...])
     }
 
-    mutating func print(_ value: MustacheValue, reference: MustacheNode.Reference, escaped: Bool, path: String) throws(MustacheError) {
+    mutating func print(_ value: MustacheValue, reference: MustacheNode.Reference, path: String) throws(MustacheError) {
         switch value {
         case let .string(text):
-            if escaped { appendEscaped(text) } else { output.append(contentsOf: text.utf8) }
+            if reference.escaped { appendEscaped(text) } else { output.append(contentsOf: text.utf8) }
         case let .int(number):
             output.append(contentsOf: String(number).utf8)
         case let .bool(flag):

@@ -48,7 +48,7 @@ public struct MustacheTemplate: Sendable {
             switch node {
             case let .literal(literal): literalBytes += literal.bytes.count
             case .variable: break
-            case let .section(_, body, _): collect(body, calls: &calls, literalBytes: &literalBytes)
+            case let .section(section): collect(section.body, calls: &calls, literalBytes: &literalBytes)
             case let .partial(call): calls.append(call)
             }
         }
