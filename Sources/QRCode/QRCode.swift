@@ -33,12 +33,14 @@ public struct QRCode: Sendable, Equatable {
     /// Encodes `bytes` in byte mode at level M in the smallest version that holds them.
     /// Throws `QRCodeError.tooLong` when they exceed `maximumByteCount`.
     public static func encode(_ bytes: some Collection<UInt8>) throws(QRCodeError) -> QRCode {
-        try encode(Array(bytes), version: nil, mask: nil)
+        // Refused before copying, so an oversized input costs nothing.
+        guard bytes.count <= maximumByteCount else { throw .tooLong(byteCount: bytes.count, maximum: maximumByteCount) }
+        return try encode(Array(bytes), version: nil, mask: nil)
     }
 
     /// Encodes the UTF-8 bytes of `text`, such as a URL; readers show byte-mode UTF-8 as text.
     public static func encode(_ text: String) throws(QRCodeError) -> QRCode {
-        try encode(Array(text.utf8), version: nil, mask: nil)
+        try encode(text.utf8)
     }
 
     /// Whether the module in column `x`, row `y` (both from 0 at the top left) is dark. Coordinates
