@@ -107,7 +107,7 @@ struct ModuleGrid {
             let upwards = ((right + 1) & 2) == 0
             for step in 0 ..< size {
                 let y = upwards ? size - 1 - step : step
-                for x in [right, right - 1] where !isFunction[y * size + x] {
+                for x in stride(from: right, through: right - 1, by: -1) where !isFunction[y * size + x] {
                     free += 1
                     if bitIndex < bitCount {
                         let byte = codewords[bitIndex >> 3]
