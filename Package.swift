@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "AppleFormats", targets: ["AppleFormats"]),
         .library(name: "BetaServer", targets: ["BetaServer"]),
         .library(name: "Mustache", targets: ["Mustache"]),
+        .library(name: "QRCode", targets: ["QRCode"]),
     ],
     targets: [
         // SQLite's header only: the library is loaded with dlopen when a database is first opened
@@ -30,12 +31,17 @@ let package = Package(
 
         .target(name: "AppleFormats", dependencies: ["CZlib"]),
         .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite"]),
+        // The HTTP/1.1 engine: generic, it knows nothing of betactl.
         .target(name: "BetaServer", dependencies: ["CSystemShim", "CZlib"]),
         // The template engine (a Mustache subset): generic, no betactl knowledge, no dependencies.
         .target(name: "Mustache"),
+        // A generic QR code encoder with SVG and PNG output; knows nothing of betactl.
+        .target(name: "QRCode", dependencies: ["CZlib"]),
+        // The web application: routes, page models, templates, the URL scheme, shared JSON shapes.
+        .target(name: "BetaWeb", dependencies: ["BetaKit", "BetaServer", "AppleFormats", "Mustache", "QRCode"]),
         .executableTarget(
             name: "betactl",
-            dependencies: ["BetaKit", "BetaServer", "AppleFormats"],
+            dependencies: ["BetaKit", "BetaServer", "BetaWeb", "AppleFormats"],
             // A release build on Linux carries the Swift runtime and FoundationEssentials inside the
             // binary: it runs on a machine without the toolchain, and it starts in about half the time
             // because the dynamic loader has no Swift libraries to find and bind (bench/symbolicate).
@@ -52,6 +58,8 @@ let package = Package(
         .testTarget(name: "BetaServerTests", dependencies: ["BetaServer", "BetaKit", "BetaServerHost", "TestSupport"]),
         .testTarget(name: "BetactlTests", dependencies: ["betactl", "BetaKit", "TestSupport"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
+        .testTarget(name: "BetaWebTests", dependencies: ["BetaWeb", "BetaKit", "BetaServer", "AppleFormats", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
