@@ -1,5 +1,5 @@
 import AppleFormats
-import BetaKit
+@testable import BetaKit
 import BetaServer
 @testable import BetaWeb
 import Foundation
@@ -152,6 +152,6 @@ import Testing
                               sourceKind: .ipa, sourceName: "a.ipa", packageBlob: HashDigest(bytes: []), iconBlob: nil,
                               profileUUID: nil, profileName: nil, profileType: nil, profileExpiresAt: nil, notes: nil, groups: [],
                               createdAt: Date(), revokedAt: nil)
-        #expect(BetaWebApplication.packageFileName(release) == "My__App___..-1.0-7.ipa")
+        #expect(BetaWebApplication.packageFileName(release) == "My__App__..-1.0-7.ipa")
     }
 }

@@ -239,6 +239,24 @@ public enum ArchiveJSON {
                                                      at: Timestamp.string($0.downloadedAt)) })
     }
 
+    /// The JSON of a profile check against the roster.
+    public static func check(_ report: ProfileRosterReport, stored: StoredProfile) -> CheckProfileJSON {
+        CheckProfileJSON(
+            profile: profile(stored), daysUntilExpiry: report.daysUntilExpiry,
+            missingDevices: report.missingActiveDevices.map { MissingDeviceJSON(udid: $0.identifier.value, name: $0.name, tester: $0.testerName) },
+            unknownDevices: report.unknownDevices.map(\.value), removedDevices: report.removedDevices.map(\.identifier.value),
+            certificates: report.profile.developerCertificates.map(certificate),
+            findings: report.findings.map { FindingJSON(severity: $0.severity.rawValue, message: $0.message) }, ok: !report.hasErrors)
+    }
+
+    /// The JSON of the archived symbols and the release executables still lacking them.
+    public static func symbols(_ entries: [SymbolEntry], missing: [(releaseID: Int64, slice: ReleaseSlice)]) -> SymbolsJSON {
+        SymbolsJSON(
+            symbols: entries.map { SymbolJSON(uuid: $0.uuid, arch: $0.architecture, dsym: $0.dsymName, file: $0.fileName, path: $0.path,
+                                              added: Timestamp.string($0.addedAt), releases: $0.releaseIDs) },
+            missing: missing.map { MissingSymbolJSON(release: $0.releaseID, path: $0.slice.path, arch: $0.slice.architecture, uuid: $0.slice.uuid) })
+    }
+
     /// "everyone (3 testers)" or "groups qa, design (2 testers: Ann Lee, Bo Chen)": who sees a release.
     public static func offerSummary(_ release: Release, testers: [Tester]) -> String {
         if release.revokedAt != nil { return "nobody (revoked)" }

@@ -83,6 +83,18 @@ public enum RosterJSON {
                    devices: devices?.map(device))
     }
 
+    /// The JSON of every device with the slot usage of the membership year.
+    public static func devices(_ devices: [Device], usage: DeviceUsage) -> DevicesJSON {
+        var families: [String: UsageJSON] = [:]
+        for family in usage.families {
+            families[family.family.rawValue] = UsageJSON(used: family.used, limit: family.limit, removed: family.removed,
+                                                         renews: family.renews.description)
+        }
+        return DevicesJSON(devices: devices.map(device), usage: families,
+                           membershipYear: MembershipYearJSON(start: usage.year.start.description, renews: usage.year.renews.description,
+                                                              inferredFromInit: usage.year.isInferred))
+    }
+
     /// The JSON of a device.
     public static func device(_ device: Device) -> DeviceJSON {
         DeviceJSON(udid: device.identifier.value, name: device.name, family: device.family.rawValue, model: device.model,

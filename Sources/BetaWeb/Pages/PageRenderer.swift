@@ -13,13 +13,13 @@ struct PageRenderer: Sendable {
         for (name, source) in assets.templates.sorted(by: { $0.key < $1.key }) {
             templates.append(try MustacheTemplate(name: name, bytes: source.bytes, path: source.origin))
         }
-        library = try MustacheLibrary(templates: templates)
-        for name in Self.required where !library.contains(name) {
+        library = try MustacheLibrary(templates)
+        for name in Self.required where library.template(named: name) == nil {
             throw WebAssetsError.missingTemplate(name)
         }
     }
 
     func render(_ name: String, _ model: some MustacheRepresentable) throws -> [UInt8] {
-        try library.render(name, model)
+        try library.renderBytes(name, model.mustacheValue)
     }
 }

@@ -72,7 +72,7 @@ public struct ReleaseNotes: Sendable, Equatable {
 
 extension String {
     func replacingCRLF() -> String {
-        guard contains("\r") else { return self }
+        guard utf8.contains(13) else { return self }
         var out = ""
         var previousCR = false
         for scalar in unicodeScalars {

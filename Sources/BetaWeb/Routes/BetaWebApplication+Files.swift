@@ -68,7 +68,7 @@ extension BetaWebApplication {
         let type = png ? "image/png" : "image/svg+xml"
         if let cached = pages.get(key, generation: context.generation) { return .bytes(cached, contentType: type) }
         let code = try QRCode.encode(Array(context.urls.page.utf8))
-        let bytes = png ? code.png(scale: 8) : Array(code.svg(moduleSize: 8).utf8)
+        let bytes = png ? try code.png(scale: 8) : Array(try code.svg(moduleSize: 8).utf8)
         pages.put(key, generation: context.generation, bytes: bytes)
         return .bytes(bytes, contentType: type)
     }

@@ -28,12 +28,7 @@ enum CheckProfileCommand: BetactlCommand {
         let devices = try Roster(home: home).devices(includeRemoved: true)
         let report = ProfileRosterCheck.check(profile: profile, devices: devices, now: invocation.now)
         if invocation.arguments.flag("--json") {
-            try invocation.printJSON(ArchiveJSON.CheckProfileJSON(
-                profile: ArchiveJSON.profile(stored), daysUntilExpiry: report.daysUntilExpiry,
-                missingDevices: report.missingActiveDevices.map { .init(udid: $0.identifier.value, name: $0.name, tester: $0.testerName) },
-                unknownDevices: report.unknownDevices.map(\.value), removedDevices: report.removedDevices.map(\.identifier.value),
-                certificates: profile.developerCertificates.map(ArchiveJSON.certificate),
-                findings: report.findings.map { .init(severity: $0.severity.rawValue, message: $0.message) }, ok: !report.hasErrors))
+            try invocation.printJSON(ArchiveJSON.check(report, stored: stored))
         } else {
             invocation.print("\(profile.type) profile \"\(profile.name)\" (\(profile.uuid)), expires \(CalendarDate(profile.expirationDate))")
             if report.findings.isEmpty {

@@ -14,13 +14,7 @@ enum DevicesCommand: BetactlCommand {
         let devices = try roster.devices()
         let usage = try roster.usage(now: invocation.now)
         if invocation.arguments.flag("--json") {
-            var families: [String: RosterJSON.UsageJSON] = [:]
-            for family in usage.families {
-                families[family.family.rawValue] = RosterJSON.UsageJSON(used: family.used, limit: family.limit, removed: family.removed, renews: family.renews.description)
-            }
-            try invocation.printJSON(RosterJSON.DevicesJSON(
-                devices: devices.map(RosterJSON.device), usage: families,
-                membershipYear: .init(start: usage.year.start.description, renews: usage.year.renews.description, inferredFromInit: usage.year.isInferred)))
+            try invocation.printJSON(RosterJSON.devices(devices, usage: usage))
             return
         }
         let style = invocation.style

@@ -9,6 +9,8 @@ enum InitCommand: BetactlCommand {
             .value("--team-id", "TEAMID", "Your Apple Developer team id (10 letters and digits)."),
             .value("--membership-renewal", "YYYY-MM-DD", "The day your membership renews; device slots come back then."),
             .value("--public-url", "URL", "The https URL testers reach `betactl serve` at."),
+            .value("--brand-name", "NAME", "The name testers' pages show (default Beta)."),
+            .value("--brand-color", "#RRGGBB", "The accent colour of testers' pages (default #0a66c2)."),
         ],
         discussion: "Re-running init on an existing home changes only the settings given and says what changed.",
         group: .setup)
@@ -20,7 +22,8 @@ enum InitCommand: BetactlCommand {
             guard let parsed = CalendarDate(iso: raw) else { throw HomeError.invalidRenewalDate(raw) }
             renewal = parsed
         }
-        let change = HomeSettingsChange(teamID: args.value("--team-id"), membershipRenewal: renewal, publicURL: args.value("--public-url"))
+        let change = HomeSettingsChange(teamID: args.value("--team-id"), membershipRenewal: renewal, publicURL: args.value("--public-url"),
+                                        brandName: args.value("--brand-name"), brandColor: args.value("--brand-color"))
         let result = try Home.initialise(at: invocation.homePath, change: change, now: invocation.now)
         let settings = result.home.settings
         let style = invocation.style
@@ -39,6 +42,8 @@ enum InitCommand: BetactlCommand {
             changes.append("membership renewal: \(before?.membershipRenewal?.description ?? "unset") → \(settings.membershipRenewal?.description ?? "unset")")
         }
         if before?.publicURL != settings.publicURL { changes.append("public URL: \(before?.publicURL ?? "unset") → \(settings.publicURL)") }
+        if before?.brandName != settings.brandName { changes.append("brand name: \(before?.brandName ?? "unset") → \(settings.brandName)") }
+        if before?.brandColor != settings.brandColor { changes.append("brand colour: \(before?.brandColor ?? "unset") → \(settings.brandColor)") }
         if changes.isEmpty {
             invocation.print("Home at \(result.home.path) is already initialised; nothing changed.")
             describe(settings, invocation)
@@ -52,5 +57,6 @@ enum InitCommand: BetactlCommand {
         invocation.print("  team id:            \(settings.teamID ?? "unset (set with --team-id)")")
         invocation.print("  membership renewal: \(settings.membershipRenewal?.description ?? "unset")")
         invocation.print("  public URL:         \(settings.publicURL)")
+        invocation.print("  brand:              \(settings.brandName) \(settings.brandColor)")
     }
 }

@@ -12,10 +12,7 @@ enum SymbolsCommand: BetactlCommand {
         let symbols = try archive.symbols()
         let missing = try archive.slicesWithoutSymbols()
         if invocation.arguments.flag("--json") {
-            try invocation.printJSON(ArchiveJSON.SymbolsJSON(
-                symbols: symbols.map { .init(uuid: $0.uuid, arch: $0.architecture, dsym: $0.dsymName, file: $0.fileName, path: $0.path,
-                                             added: Timestamp.string($0.addedAt), releases: $0.releaseIDs) },
-                missing: missing.map { .init(release: $0.releaseID, path: $0.slice.path, arch: $0.slice.architecture, uuid: $0.slice.uuid) }))
+            try invocation.printJSON(ArchiveJSON.symbols(symbols, missing: missing))
             return
         }
         if symbols.isEmpty {

@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `betactl serve` run as a separate process and spoken to by curl and Python's urllib, as testers'
+/// devices do.
+@Suite(.serialized) struct TesterPagesIntegrationTests {
+    @Test func anIPhoneGetsItsPageWithTheExactInstallLinkAndSecurityHeaders() async throws {
+        let fixture = try WebFixture()
+        let server = try fixture.serve()
+        defer { server.stop() }
+        let page = try await curl("\(server.base)/t/\(fixture.annToken)", ["-A", WebFixture.iPhone, "-H", "Accept-Encoding: gzip"])
+        #expect(page.status == 200)
+        #expect(page.headers["referrer-policy"] == "no-referrer")
+        #expect(page.headers["cache-control"] == "private, no-store")
+        #expect(page.headers["x-content-type-options"] == "nosniff")
+        let policy = try #require(page.headers["content-security-policy"])
+        #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"))
+        #expect(page.headers["content-encoding"] == nil, "a page carrying a token must not be compressed (BREACH)")
+        let manifest = "\(server.base)/t/\(fixture.annToken)/releases/2/manifest.plist"
+        let encoded = manifest.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~")))!
+        #expect(page.text.contains("href=\"itms-services://?action=download-manifest&amp;url=\(encoded)\""))
+        #expect(page.text.contains("Hi Ann Lee"))
+        #expect(page.text.contains("Ann&#39;s iPhone"))
+        // Notes are text with linked URLs, never HTML.
+        #expect(page.text.contains("First line &lt;b&gt;bold?&lt;/b&gt;"))
+        #expect(page.text.contains("<a href=\"https://example.com/notes\" rel=\"noopener noreferrer nofollow\">https://example.com/notes</a>."))
+        // Newest first; the revoked release 3 is gone from the page.
+        let two = try #require(page.text.range(of: "id=\"release-2\""))
+        let one = try #require(page.text.range(of: "id=\"release-1\""))
+        #expect(two.lowerBound < one.lowerBound)
+        #expect(!page.text.contains("release-3"))
+        #expect(page.text.contains("id=\"insecure\""), "plain http must warn that iOS refuses OTA installs")
+    }
+
+    @Test func whatIOSDoesInstallsTheExactReleasedBytesWholeAndInRanges() async throws {
+        let fixture = try WebFixture()
+        let server = try fixture.serve()
+        defer { server.stop() }
+        let report = try await runClient("ios_install.py", ["\(server.base)/t/\(fixture.annToken)", "1"])
+        #expect(report["scheme"] as? String == "itms-services")
+        #expect(report["action"] as? String == "download-manifest")
+        #expect(report["manifestType"] as? String == "text/xml; charset=utf-8")
+        let manifest = try #require(report["manifest"] as? [String: Any])
+        let item = try #require((manifest["items"] as? [[String: Any]])?.first)
+        let metadata = try #require(item["metadata"] as? [String: String])
+        #expect(metadata == ["bundle-identifier": "com.example.beta", "bundle-version": "1.2.3", "kind": "software", "title": "Beta Fixtures"])
+        let kinds = (item["assets"] as? [[String: String]])?.map { $0["kind"] ?? "" }
+        #expect(kinds == ["software-package", "display-image", "full-size-image"])
+        let released = try #require(try JSONSerialization.jsonObject(with: Data(fixture.cli.ok("show-release", "1", "--json").utf8)) as? [String: Any])
+        let sha = try #require(released["sha256"] as? String)
+        #expect(report["wholeSHA256"] as? String == sha)
+        #expect(report["rangesSHA256"] as? String == sha)
+        let statuses = try #require(report["rangeStatuses"] as? [[Any]])
+        #expect(statuses.count == 3 && statuses.allSatisfy { $0.first as? Int == 206 })
+        let headers = try #require(report["packageHeaders"] as? [String: String])
+        #expect(headers["content-disposition"] == "attachment; filename=\"Beta_Fixtures-1.2.3-45.ipa\"")
+        #expect(headers["etag"] != nil)
+        // The completed downloads are recorded for Ann and her iPhone (the installer names its model).
+        try await waitUntil("the download is recorded") {
+            let shown = try fixture.cli.ok("show-release", "1", "--json")
+            return shown.contains("\"device\" : \"Ann's iPhone\"") && shown.contains("\"tester\" : \"Ann Lee\"")
+        }
+    }
+
+    @Test func unknownTokensGetTheSame404AsAnyMissingPage() async throws {
+        let fixture = try WebFixture()
+        let server = try fixture.serve()
+        defer { server.stop() }
+        let unknown = try await curl("\(server.base)/t/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
+        let missing = try await curl("\(server.base)/no/such/page")
+        let nested = try await curl("\(server.base)/t/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/releases/1/app.ipa")
+        let truncated = try await curl("\(server.base)/t/\(fixture.annToken.dropLast())")
+        for response in [unknown, missing, nested, truncated] {
+            #expect(response.status == 404)
+            #expect(response.text == missing.text)
+            #expect(response.headers["cache-control"] == "private, no-store")
+        }
+        #expect(!unknown.text.contains("AAAAAAAA"))
+    }
+
+    @Test func aRevokedReleaseAnswers410AndAGroupReleaseIsInvisibleToOthers() async throws {
+        let fixture = try WebFixture()
+        let server = try fixture.serve()
+        defer { server.stop() }
+        for path in ["releases/3", "releases/3/manifest.plist", "releases/3/app.ipa"] {
+            let gone = try await curl("\(server.base)/t/\(fixture.annToken)/\(path)")
+            #expect(gone.status == 410, "\(path)")
+        }
+        let gonePage = try await curl("\(server.base)/t/\(fixture.annToken)/releases/3")
+        #expect(gonePage.text.contains("This build was withdrawn"))
+        // Release 2 is for group qa: Bo (design) neither sees it nor reaches it.
+        let boPage = try await curl("\(server.base)/t/\(fixture.boToken)")
+        #expect(boPage.text.contains("release-1") && !boPage.text.contains("release-2"))
+        for path in ["releases/2", "releases/2/manifest.plist", "releases/2/app.ipa", "releases/2/icon.png"] {
+            let hidden = try await curl("\(server.base)/t/\(fixture.boToken)/\(path)")
+            #expect(hidden.status == 404, "\(path)")
+        }
+        let annSees = try await curl("\(server.base)/t/\(fixture.annToken)/releases/2")
+        #expect(annSees.status == 200)
+    }
+
+    @Test func aDeviceMissingFromTheProfileGetsADisabledButtonThatSaysWhy() async throws {
+        let fixture = try WebFixture()
+        let server = try fixture.serve()
+        defer { server.stop() }
+        let bo = try await curl("\(server.base)/t/\(fixture.boToken)", ["-A", WebFixture.iPhone])
+        #expect(bo.text.contains("Your iPhone “Bo&#39;s iPhone” is not in this build&#39;s provisioning profile"))
+        #expect(!bo.text.contains("class=\"button install\" href="))
+        #expect(bo.text.contains("Not in the profile of 1.2.3 (45): it will install from the next build that includes it"))
+        // On a desktop the page cannot know the device, so it shows the QR code and a working link.
+        let desktop = try await curl("\(server.base)/t/\(fixture.boToken)", ["-A", WebFixture.desktop])
+        #expect(desktop.text.contains("class=\"qr-code\""))
+        #expect(desktop.text.contains("class=\"button install\" href=\"itms-services://"))
+    }
+
+    @Test func anExpiredProfileDisablesTheButton() async throws {
+        let fixture = try WebFixture()
+        // The fixture profiles expire on 2099-01-01; the server's clock is moved past that.
+        let later = Betactl(home: fixture.cli.home, extraEnvironment: ["BETACTL_NOW": "2100-01-01"])
+        let server = try ServeProcess(later, ["serve", "--listen", "127.0.0.1:0"])
+        defer { server.stop() }
+        let page = try await curl("\(server.base)/t/\(fixture.annToken)", ["-A", WebFixture.iPhone])
+        #expect(page.text.contains("Profile expired on 2099-01-01"))
+        #expect(page.text.contains("This build&#39;s provisioning profile expired on 2099-01-01"))
+        #expect(!page.text.contains("class=\"button install\" href="))
+    }
+
+    @Test func settingsChangedWhileServingArePickedUpWithoutARestart() async throws {
+        let fixture = try WebFixture()
+        let server = try fixture.serve()
+        defer { server.stop() }
+        let before = try await curl("\(server.base)/t/\(fixture.annToken)/releases/1/manifest.plist")
+        #expect(before.text.contains("<string>\(server.base)/t/"))
+        try fixture.cli.ok("init", "--public-url", "https://beta.example.com", "--brand-name", "Acme Beta", "--brand-color", "#ff6600")
+        try await waitUntil("the new public URL is used") {
+            let after = try await curl("\(server.base)/t/\(fixture.annToken)/releases/1/manifest.plist")
+            return after.text.contains("<string>https://beta.example.com/t/\(fixture.annToken)/releases/1/app.ipa</string>")
+        }
+        let page = try await curl("\(server.base)/t/\(fixture.annToken)")
+        #expect(page.text.contains("<span class=\"brand\">Acme Beta</span>"))
+        #expect(!page.text.contains("id=\"insecure\""))
+        let brand = try await curl("https://beta.example.com/assets/brand.css".replacingOccurrences(of: "https://beta.example.com", with: server.base))
+        #expect(brand.text.contains("--brand: #ff6600;"))
+        // A tester added meanwhile can use their link at once.
+        let token = try WebFixture.token(fixture.cli.ok("add-tester", "Cy Okafor", "--json"))
+        try await waitUntil("the new tester's page answers") {
+            try await curl("\(server.base)/t/\(token)").status == 200
+        }
+    }
+
+    @Test func theAccessLogNeverHoldsAToken() async throws {
+        let fixture = try WebFixture()
+        let server = try fixture.serve()
+        for path in ["", "/releases/1", "/releases/1/manifest.plist", "/releases/1/app.ipa", "/qr.png", "/releases/99"] {
+            _ = try await curl("\(server.base)/t/\(fixture.annToken)\(path)")
+        }
+        _ = try await curl("\(server.base)/t/\(fixture.annToken)%ZZ")
+        #expect(server.stop() == 0)
+        let log = server.errorLines.joined(separator: "\n")
+        #expect(log.contains("\"GET /t/… HTTP/1.1\" 200"))
+        #expect(log.contains("\"GET /t/…/releases/1/app.ipa HTTP/1.1\" 200"))
+        #expect(!log.contains(fixture.annToken))
+        #expect(!log.contains(String(fixture.annToken.prefix(12))))
+    }
+
+    @Test func theQRCodeScansToThePagesOwnURL() async throws {
+        let fixture = try WebFixture()
+        let server = try fixture.serve()
+        defer { server.stop() }
+        let png = try await curl("\(server.base)/t/\(fixture.annToken)/qr.png")
+        #expect(png.headers["content-type"] == "image/png")
+        let directory = try TemporaryDirectory("qr")
+        let file = try directory.write("qr.png", Array(png.body))
+        let scanned = try await runTool("zbarimg", ["--raw", "-q", "-Sdisable", "-Sqrcode.enable", file])
+        #expect(scanned.text.trimmingCharacters(in: .newlines) == "\(server.base)/t/\(fixture.annToken)")
+        let svg = try await curl("\(server.base)/t/\(fixture.annToken)/qr.svg")
+        #expect(svg.headers["content-type"] == "image/svg+xml")
+        #expect(svg.text.hasPrefix("<svg") || svg.text.hasPrefix("<?xml"))
+    }
+
+    @Test func brandingOverridesReplaceOneFileAndABrokenTemplateStopsTheStart() async throws {
+        let fixture = try WebFixture()
+        let templates = try TemporaryDirectory("templates")
+        let embedded = try String(contentsOf: Repository.root.appendingPathComponent("Templates/message.html"), encoding: .utf8)
+        try templates.write("message.html", Array(embedded.replacingOccurrences(of: "<h1>{{heading}}</h1>", with: "<h1>ACME: {{heading}}</h1>").utf8))
+        let web = try TemporaryDirectory("web")
+        try web.write("app.css", Array("body { background: hotpink; }\n".utf8))
+        let server = try fixture.serve(["--templates", templates.path, "--web", web.path])
+        let missing = try await curl("\(server.base)/nothing")
+        #expect(missing.text.contains("<h1>ACME: Nothing here</h1>"))
+        let css = try await curl("\(server.base)/assets/app.css")
+        #expect(css.text == "body { background: hotpink; }\n")
+        let js = try await curl("\(server.base)/assets/app.js")
+        #expect(js.body == (try Data(contentsOf: Repository.root.appendingPathComponent("web/app.js"))), "files not overridden stay embedded")
+        server.stop()
+        try templates.write("tester.html", Array("{{> _head}}\n<p>{{#releases}}{{name}}</p>\n".utf8))
+        let refused = try fixture.cli.run("serve", "--listen", "127.0.0.1:0", "--templates", templates.path)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("tester.html"))
+        #expect(refused.stderr.contains("line 2"))
+        #expect(refused.stderr.contains("{{#releases}}"))
+    }
+}
+
+/// Polls `condition` for up to `seconds`, failing the test with `what` if it never holds.
+func waitUntil(_ what: String, seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+               _ condition: () async throws -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(100))
+    }
+    Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)
+}
