@@ -11,6 +11,8 @@ enum ServeCommand: BetactlCommand {
             .repeated("--trusted-proxy", "ADDR",
                       "A reverse proxy (address or CIDR) whose X-Forwarded-Proto/For/Host headers are believed."),
             .value("--max-connections", "N", "Most simultaneous connections; more get 503 (default 10000)."),
+            .value("--max-connections-per-ip", "N",
+                   "Most simultaneous connections from one client address; more get 503 (default 64, 0 for no cap; trusted proxies are exempt)."),
             .flag("--no-access-log", "Do not write the access log to standard error."),
         ],
         discussion: "Put it behind a TLS-terminating proxy such as nginx or Caddy and pass that proxy with "
@@ -24,7 +26,7 @@ enum ServeCommand: BetactlCommand {
         let configuration = try configuration(args, home: home)
         let log = args.flag("--no-access-log") ? ServerLog.messagesOnly : ServerLog.standardError
         log.message("serving the betactl home at \(home.path); public URL \(home.settings.publicURL)")
-        try await BetaServer.serve(configuration: configuration, router: ServeRoutes.router(home: home), log: log)
+        try await HTTPServer.serve(configuration: configuration, router: ServeRoutes.router(home: home), log: log)
     }
 
     static func configuration(_ args: ParsedArguments, home: Home) throws -> ServerConfiguration {
@@ -45,6 +47,12 @@ enum ServeCommand: BetactlCommand {
                 throw UsageError(message: "--max-connections needs a positive number, got \(text)", command: spec.name)
             }
             configuration.maxConnections = value
+        }
+        if let text = args.value("--max-connections-per-ip") {
+            guard let value = Int(text), value >= 0 else {
+                throw UsageError(message: "--max-connections-per-ip needs a number (0 for no cap), got \(text)", command: spec.name)
+            }
+            configuration.maxConnectionsPerIP = value
         }
         configuration.temporaryDirectory = home.temporaryPath
         return configuration
