@@ -22,6 +22,7 @@ enum InitCommand: BetactlCommand {
         }
         let change = HomeSettingsChange(teamID: args.value("--team-id"), membershipRenewal: renewal, publicURL: args.value("--public-url"))
         let result = try Home.initialise(at: invocation.homePath, change: change, now: invocation.now)
+        if let notice = result.home.permissionNotice { invocation.note(notice) }
         let settings = result.home.settings
         let style = invocation.style
         if result.created {
