@@ -36,7 +36,11 @@ import TestSupport
             // A fast start that spills to a spool file, then a trickle far below 1000 bytes/s.
             client.send([UInt8](repeating: 0x61, count: 8192))
             Thread.sleep(forTimeInterval: 0.3)
-            for name in (try? Self.spoolFiles(in: scratch.path)) ?? [] { spooledWhileSending.append(name) }
+            for name in (try? Self.spoolFiles(in: scratch.path)) ?? [] {
+                // Spooled bodies are private: mkstemp makes them 0600.
+                let mode = (try? FileManager.default.attributesOfItem(atPath: scratch.child(name))[.posixPermissions]) as? Int
+                spooledWhileSending.append("\(name) \(String(mode ?? 0, radix: 8))")
+            }
             for _ in 0..<60 {
                 if !client.send("x") { break }
                 Thread.sleep(forTimeInterval: 0.2)
@@ -50,6 +54,7 @@ import TestSupport
         // The body was spooled while it arrived, and the spool file went with the request.
         #expect(spooledWhileSending.lines.count == 1)
         #expect(spooledWhileSending.lines.first?.hasPrefix("\(BodySpool.prefix)\(ProcessInfo.processInfo.processIdentifier)-") == true)
+        #expect(spooledWhileSending.lines.first?.hasSuffix(" 600") == true, "\(spooledWhileSending.lines)")
         #expect(try Self.spoolFiles(in: scratch.path).isEmpty)
         await server.stop()
     }
