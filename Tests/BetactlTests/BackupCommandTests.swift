@@ -63,10 +63,12 @@ import TestSupport
         let homePath = cli.home
         let writer = Task.detached { () -> Int in
             var added = 0
-            while !stop.isStopped {
+            // Families in turn, so however long the backup takes no family runs out of its 100 slots.
+            let families = ["iphone", "ipad", "watch", "tv", "vision"]
+            while !stop.isStopped && added < 240 {
                 let index = 100 + added
-                let result = try Betactl(home: homePath).run("add-tester", "Busy \(index)", "--family", "iphone",
-                                         "--device", Self.udid(index, 0), "--device", Self.udid(index, 1))
+                let result = try Betactl(home: homePath).run("add-tester", "Busy \(index)", "--family", families[added % families.count],
+                                                             "--device", Self.udid(index, 0), "--device", Self.udid(index, 1))
                 guard result.status == 0 else { throw CommandError(text: result.stderr) }
                 added += 1
             }
@@ -278,5 +280,43 @@ enum JSONValue: Decodable {
     var string: String? {
         if case .string(let text) = self { return text }
         return nil
+    }
+}
+
+extension BackupCommandTests {
+    /// Another file system than the temporary directory's, where hard links cannot reach.
+    static var otherFileSystem: String? {
+        let candidate = "/dev/shm"
+        guard let here = try? FileManager.default.attributesOfItem(atPath: FileManager.default.temporaryDirectory.path)[.systemNumber] as? Int,
+              let there = try? FileManager.default.attributesOfItem(atPath: candidate)[.systemNumber] as? Int,
+              here != there, FileManager.default.isWritableFile(atPath: candidate) else { return nil }
+        return candidate
+    }
+
+    @Test(.enabled(if: otherFileSystem != nil))
+    func aBackupOnAnotherFileSystemCopiesAndChecksEveryBlob() throws {
+        let dir = try TemporaryDirectory()
+        let cli = try Self.populatedHome(dir)
+        let destination = try #require(Self.otherFileSystem) + "/betactl-backup-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: destination) }
+        let output = try cli.ok("backup", destination)
+        let blobs = try Self.blobFiles(destination)
+        #expect(blobs == (try Self.blobFiles(dir.child("home"))))
+        #expect(output.contains("\(blobs.count) referenced: 0 hard-linked, \(blobs.count) copied"))
+        #expect(try Betactl(home: destination).run("verify").status == 0)
+        // Copies, not links: damaging the home leaves the backup whole.
+        let first = try #require(blobs.sorted().first)
+        try Data("damage".utf8).write(to: URL(fileURLWithPath: dir.child("home/blobs/" + first)))
+        #expect(try cli.run("verify").status == 1)
+        #expect(try Betactl(home: destination).run("verify").status == 0)
+    }
+
+    @Test func aBackupIntoAFolderThatCannotExistNamesIt() throws {
+        let dir = try TemporaryDirectory()
+        let cli = Betactl(home: dir.child("home"))
+        try cli.ok("init")
+        let result = try cli.run("backup", dir.child("no/such/parent/backup"))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot create directory \(dir.child("no/such/parent/backup")): No such file or directory"))
     }
 }

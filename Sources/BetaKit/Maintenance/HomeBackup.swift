@@ -41,6 +41,7 @@ public enum HomeBackup {
             throw MaintenanceError.destinationInsideHome(path: destination, home: homePath)
         }
         guard isMissingOrEmptyDirectory(destination) else { throw MaintenanceError.destinationNotEmpty(path: destination) }
+        try requireParent(of: destination)
         let staging = stagingPath(for: destination, purpose: "backup")
         var summary = try copy(home, into: staging)
         summary.replacedHomeMovedTo = nil
@@ -68,6 +69,7 @@ public enum HomeBackup {
             guard force else { throw MaintenanceError.liveHome(path: target) }
             replaced = target + ".replaced-" + Timestamp.string(now).filter { $0.isNumber }
         }
+        try requireParent(of: target)
         let staging = stagingPath(for: target, purpose: "restore")
         var summary = try copy(backup, into: staging)
         if let replaced {
@@ -149,6 +151,15 @@ public enum HomeBackup {
         case .missing: return true
         case .directory: return ((try? directoryEntries(path)) ?? ["?"]).isEmpty
         default: return false
+        }
+    }
+
+    /// The copy is built beside `destination`, so its folder must exist; said about `destination`
+    /// itself, not the hidden staging name.
+    static func requireParent(of destination: String) throws(FileSystemError) {
+        let parent = destination.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        guard FileKind(path: parent.isEmpty ? "/" : parent) == .directory else {
+            throw FileSystemError(operation: "create directory", path: destination, errno: ENOENT)
         }
     }
 
