@@ -93,6 +93,7 @@ import Darwin
         let host = try await LimitedHost(scratch: scratch, extraArguments: ["--hold-descriptors", "180"])
         defer { host.stop() }
         #expect(host.port > 0)
+        let started = Date()
         var (clients, failed) = try await Self.flood(port: host.port, count: 1000)
         // Paused, the server leaves new connections in the listen backlog: nobody is refused.
         #expect(failed == 0)
@@ -102,7 +103,9 @@ import Darwin
         #expect(cpu < 0.5, "the server used \(cpu) CPU seconds in 3 s while every client was idle")
         let warnings = host.log.split(separator: "\n").filter { $0.contains("out of file descriptors") }
         #expect(warnings.count >= 1, "accept() never ran out of descriptors; the test proves nothing:\n\(host.log)")
-        #expect(warnings.count <= 2, "\(warnings.count) warnings in about 4 s: the warning is not rate-limited")
+        // One warning, then at most one per 10 s (a loaded machine makes the flood itself slow).
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(warnings.count <= 1 + Int(elapsed / 10), "\(warnings.count) warnings in \(Int(elapsed)) s: the warning is not rate-limited")
         #expect(host.log.utf8.count < 4096, "the log grew to \(host.log.utf8.count) bytes")
         clients.removeAll()
         let status = try await Self.healthzRecovers(port: host.port, within: 20)

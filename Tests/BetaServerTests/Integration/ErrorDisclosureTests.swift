@@ -57,20 +57,22 @@ import TestSupport
         let loop = scratch.child("loop")
         try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
         let lines = LockedLines()
+        // On the loop threads: a full test run keeps the shared pool busy with CPU-bound suites.
+        let onLoop = RouteOptions(bodyLimit: 1 << 20, execution: .eventLoop)
         var router = Router()
-        router.get("/loop") { request, _ in try FileResponder().respond(to: request, path: loop) }
-        router.post("/move", options: RouteOptions(bodyLimit: 1 << 20)) { request, _ in
+        router.get("/loop", options: onLoop) { request, _ in try FileResponder().respond(to: request, path: loop) }
+        router.post("/move", options: onLoop) { request, _ in
             guard case .file(let file) = request.body else { return .text("not spooled", status: .badRequest) }
             try file.move(to: scratch.child("missing/upload"))
             return .text("moved")
         }
-        router.post("/read", options: RouteOptions(bodyLimit: 1 << 20)) { request, _ in
+        router.post("/read", options: onLoop) { request, _ in
             guard case .file(let file) = request.body else { return .text("not spooled", status: .badRequest) }
             unlink(file.path)
             return .bytes(try request.body.bytes(), contentType: "application/octet-stream")
         }
-        router.get("/secret") { _, _ in throw HTTPError(.internalServerError, "the database at /var/lib/secret.sqlite is locked") }
-        router.get("/gateway") { _, _ in throw GatewayFailure() }
+        router.get("/secret", options: onLoop) { _, _ in throw HTTPError(.internalServerError, "the database at /var/lib/secret.sqlite is locked") }
+        router.get("/gateway", options: onLoop) { _, _ in throw GatewayFailure() }
         let server = try TestServer(router: router, configure: { configuration in
             configuration.temporaryDirectory = scratch.path
             configuration.limits.bodyMemoryBytes = 1024
@@ -94,7 +96,7 @@ import TestSupport
         let missing = scratch.child("gone")
         let lines = LockedLines()
         var router = Router()
-        router.post("/upload", options: RouteOptions(bodyLimit: 1 << 20)) { request, _ in .text("\(request.body.count)") }
+        router.post("/upload", options: RouteOptions(bodyLimit: 1 << 20, execution: .eventLoop)) { request, _ in .text("\(request.body.count)") }
         let server = try TestServer(router: router, configure: { configuration in
             configuration.temporaryDirectory = missing
             configuration.limits.bodyMemoryBytes = 1024
@@ -107,7 +109,7 @@ import TestSupport
 
     @Test func clientErrorsKeepTheirExplanation() async throws {
         var router = Router()
-        router.get("/teapot") { _, _ in throw HTTPError(.badRequest, "the tea must be hot; heat it to 90 °C") }
+        router.get("/teapot", options: RouteOptions(execution: .eventLoop)) { _, _ in throw HTTPError(.badRequest, "the tea must be hot; heat it to 90 °C") }
         let server = try TestServer(router: router)
         let answer = try await Self.exchange(Array("GET /teapot HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n".utf8), port: server.port)
         #expect(answer.head.hasPrefix("HTTP/1.1 400 "))

@@ -8,7 +8,8 @@ import TestSupport
 @Suite(.serialized) struct RequestBodyTimeoutTests {
     static var router: Router {
         var router = Router()
-        router.post("/upload", options: RouteOptions(bodyLimit: 1 << 20)) { request, _ in
+        // On the loop threads: a full test run keeps the shared pool busy with CPU-bound suites.
+        router.post("/upload", options: RouteOptions(bodyLimit: 1 << 20, execution: .eventLoop)) { request, _ in
             let storage = if case .file = request.body { "file" } else { "memory" }
             return .text("\(request.body.count) \(storage)")
         }
