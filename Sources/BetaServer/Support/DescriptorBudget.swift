@@ -12,8 +12,6 @@ struct DescriptorBudget: Sendable {
 
     /// The soft RLIMIT_NOFILE the server runs with.
     let limit: UInt64
-    /// The soft limit before start-up raised it, when it was raised.
-    let raisedFrom: UInt64?
 
     /// Raises the soft limit toward the hard limit (see `shim_raise_descriptor_limit`) and
     /// describes the result. A failure keeps the limit as it was; the budget then uses that.
@@ -22,8 +20,7 @@ struct DescriptorBudget: Sendable {
         var after: UInt64 = 0
         _ = shim_raise_descriptor_limit(&before, &after)
         // getrlimit cannot really fail; if it did, both stay 0 and the budget assumes the classic 1024.
-        let limit = after == 0 ? 1024 : after
-        return DescriptorBudget(limit: limit, raisedFrom: after > before && before > 0 ? before : nil)
+        return DescriptorBudget(limit: after == 0 ? 1024 : after)
     }
 
     /// Connections that fit: half of what the reserve leaves, since each may hold a second descriptor.

@@ -73,7 +73,7 @@ import TestSupport
     @Test func perAddressCountsAreGivenBackWhenConnectionsClose() throws {
         let core = ServerCore(configuration: ServerConfiguration(), router: Router(), chain: { _, _ in Response(status: .ok) },
                               trusted: try TrustedProxies(["10.0.0.1"]), log: .discarding,
-                              budget: DescriptorBudget(limit: 1024, raisedFrom: nil)) {}
+                              budget: DescriptorBudget(limit: 1024)) {}
         var admissions: [Admission] = []
         for _ in 0..<64 { admissions.append(core.admit(peer: "192.0.2.7")) }
         #expect(admissions.allSatisfy { $0 == .admitted(perClient: true) })
@@ -89,14 +89,14 @@ import TestSupport
     }
 
     @Test func theConnectionCapFollowsTheDescriptorLimit() throws {
-        #expect(DescriptorBudget(limit: 256, raisedFrom: nil).connectionCapacity == 96)
-        #expect(DescriptorBudget(limit: 1024, raisedFrom: nil).connectionCapacity == 480)
-        #expect(DescriptorBudget(limit: 10, raisedFrom: nil).connectionCapacity == 1)
+        #expect(DescriptorBudget(limit: 256).connectionCapacity == 96)
+        #expect(DescriptorBudget(limit: 1024).connectionCapacity == 480)
+        #expect(DescriptorBudget(limit: 10).connectionCapacity == 1)
         var configuration = ServerConfiguration()
         configuration.maxConnections = 10_000
         let core = ServerCore(configuration: configuration, router: Router(), chain: { _, _ in Response(status: .ok) },
                               trusted: try TrustedProxies([]), log: .discarding,
-                              budget: DescriptorBudget(limit: 256, raisedFrom: nil)) {}
+                              budget: DescriptorBudget(limit: 256)) {}
         #expect(core.maxConnections == 96)
     }
 

@@ -126,7 +126,7 @@ import TestSupport
     func aLoopExecutorOutlivingItsLoopStillRunsTasks() async throws {
         let core = ServerCore(configuration: ServerConfiguration(), router: Router(), chain: { _, _ in Response(status: .ok) },
                               trusted: try TrustedProxies([]), log: .discarding,
-                              budget: DescriptorBudget(limit: 1024, raisedFrom: nil)) {}
+                              budget: DescriptorBudget(limit: 1024)) {}
         var loop: EventLoop? = try EventLoop(index: 0, core: core)
         let executor = try #require(loop?.executor)
         weak let released = loop
