@@ -15,13 +15,18 @@ import Foundation
 // directory, a few fixed routes, and shuts down gracefully on SIGTERM like `betactl serve`.
 //
 // Usage: BetaServerHost [--listen HOST:PORT]... [--root DIR] [--port-file FILE] [--grace SECONDS]
-//                       [--loops N] [--max-connections N] [--header-timeout SECONDS] [--access-log]
+//                       [--loops N] [--max-connections N] [--max-connections-per-ip N] [--header-timeout SECONDS]
+//                       [--hold-descriptors N] [--access-log]
+//
+// --hold-descriptors opens N descriptors at start-up and keeps them, standing for everything else
+// in a real process that uses descriptors, so tests can run the engine out of them.
 
 var configuration = ServerConfiguration()
 configuration.listen = []
 var root: String?
 var portFile: String?
 var accessLog = false
+var held: [Int32] = []
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 
 func printError(_ message: String) { ServerLog.writeLine(message, to: 2) }
@@ -44,6 +49,13 @@ do {
         case "--loops": configuration.eventLoops = Int(value(argument)) ?? configuration.eventLoops
         case "--max-connections": configuration.maxConnections = Int(value(argument)) ?? configuration.maxConnections
         case "--header-timeout": configuration.timeouts.header = .seconds(Int(value(argument)) ?? 10)
+        case "--max-connections-per-ip":
+            configuration.maxConnectionsPerIP = Int(value(argument)) ?? configuration.maxConnectionsPerIP
+        case "--hold-descriptors":
+            for _ in 0..<(Int(value(argument)) ?? 0) {
+                let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+                if fd >= 0 { held.append(fd) }
+            }
         case "--access-log": accessLog = true
         default:
             printError("unknown argument \(argument)")
@@ -94,6 +106,7 @@ do {
         done.signal()
     }
     done.wait()
+    for fd in held { close(fd) }
     log.message("stopped")
 } catch {
     printError("error: \(error)")

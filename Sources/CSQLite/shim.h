@@ -44,6 +44,9 @@ typedef struct {
     __typeof__(sqlite3_column_text) *column_text;
     __typeof__(sqlite3_column_bytes) *column_bytes;
     __typeof__(sqlite3_column_blob) *column_blob;
+    __typeof__(sqlite3_backup_init) *backup_init;
+    __typeof__(sqlite3_backup_step) *backup_step;
+    __typeof__(sqlite3_backup_finish) *backup_finish;
 } bk_sqlite3_api;
 
 typedef struct {
@@ -90,6 +93,7 @@ static inline void bk_sqlite3_load(void) {
     BK_SQLITE3_RESOLVE(bind_blob) BK_SQLITE3_RESOLVE(step) BK_SQLITE3_RESOLVE(column_count)
     BK_SQLITE3_RESOLVE(column_type) BK_SQLITE3_RESOLVE(column_int64) BK_SQLITE3_RESOLVE(column_double)
     BK_SQLITE3_RESOLVE(column_text) BK_SQLITE3_RESOLVE(column_bytes) BK_SQLITE3_RESOLVE(column_blob)
+    BK_SQLITE3_RESOLVE(backup_init) BK_SQLITE3_RESOLVE(backup_step) BK_SQLITE3_RESOLVE(backup_finish)
 #undef BK_SQLITE3_RESOLVE
 }
 
@@ -158,5 +162,12 @@ static inline const unsigned char *bk_sqlite3_column_text(sqlite3_stmt *statemen
 }
 static inline int bk_sqlite3_column_bytes(sqlite3_stmt *statement, int column) { return bk_sqlite3()->column_bytes(statement, column); }
 static inline const void *bk_sqlite3_column_blob(sqlite3_stmt *statement, int column) { return bk_sqlite3()->column_blob(statement, column); }
+/* The online backup API: a consistent copy of a database other connections keep writing to. */
+static inline sqlite3_backup *bk_sqlite3_backup_init(sqlite3 *destination, const char *destinationName, sqlite3 *source,
+                                                     const char *sourceName) {
+    return bk_sqlite3()->backup_init(destination, destinationName, source, sourceName);
+}
+static inline int bk_sqlite3_backup_step(sqlite3_backup *backup, int pages) { return bk_sqlite3()->backup_step(backup, pages); }
+static inline int bk_sqlite3_backup_finish(sqlite3_backup *backup) { return bk_sqlite3()->backup_finish(backup); }
 
 #endif

@@ -21,6 +21,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <limits.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 
@@ -72,6 +74,32 @@ static inline void shim_configure_connection(int fd) {
 #if defined(SO_NOSIGPIPE)
     setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof(one));
 #endif
+}
+
+/*
+ * Raises the soft RLIMIT_NOFILE to the hard limit, so a server is not capped by the usual soft
+ * default of 1024. Darwin refuses a soft limit above OPEN_MAX, and Linux one above fs.nr_open
+ * (1048576 by default), so the target is clamped there when the hard limit is unlimited.
+ * *before and *after receive the soft limit (UINT64_MAX for unlimited). Returns 0, or -1 with
+ * errno when the limit could not be read or changed (*after then holds the unchanged limit).
+ */
+static inline int shim_raise_descriptor_limit(uint64_t *before, uint64_t *after) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+    *before = limit.rlim_cur == RLIM_INFINITY ? UINT64_MAX : (uint64_t)limit.rlim_cur;
+    *after = *before;
+    rlim_t target = limit.rlim_max;
+#if defined(__APPLE__)
+    if (target == RLIM_INFINITY || target > (rlim_t)OPEN_MAX) target = (rlim_t)OPEN_MAX;
+#else
+    if (target == RLIM_INFINITY) target = (rlim_t)1048576;
+#endif
+    if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur >= target) return 0;
+    if (limit.rlim_cur == RLIM_INFINITY) return 0;
+    limit.rlim_cur = target;
+    if (setrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+    *after = (uint64_t)target;
+    return 0;
 }
 
 /* Sets SO_LINGER {on, 0}: close() then resets the connection instead of lingering. */

@@ -6,6 +6,10 @@ import Darwin
 
 // A closed pipe (`betactl devices | head`) must end output quietly, not kill the process with SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
+// Everything betactl creates is its user's alone: the home holds testers' tokens and devices, and
+// the files it writes on request (device lists, entitlements) are theirs too. Explicit modes say
+// the same in each place; the mask also covers files made by libraries (SQLite, Foundation).
+umask(0o077)
 let environment = ProcessEnvironment.current()
 let prepared = BetactlCLI.prepare(Array(CommandLine.arguments.dropFirst()), environment: environment, console: .standard)
 // Synchronous commands (symbolicate) finish here, on the main thread: this code runs before the

@@ -66,27 +66,73 @@ import TestSupport
         }
     }
 
+    /// What reading a (damaged) file as betactl does gave: its images, or the typed error.
+    enum Outcome {
+        case parsed([MachOImage])
+        case rejected(MachOError)
+    }
+
+    /// Reads the header, then every slice, as ingest does. A result must be usable (every slice
+    /// inside the file); an error must be a sentence that names a fix.
+    static func read(_ raw: UnsafeRawBufferPointer, sourceLocation: SourceLocation = #_sourceLocation) -> Outcome {
+        do throws(MachOError) {
+            let file = try MachOFile(bytes: raw)
+            #expect(!file.slices.isEmpty, sourceLocation: sourceLocation)
+            var images: [MachOImage] = []
+            for slice in file.slices {
+                #expect(slice.offset >= 0 && slice.size >= 0 && slice.offset + slice.size <= raw.count,
+                        "slice \(slice) lies outside the \(raw.count)-byte file", sourceLocation: sourceLocation)
+                images.append(try MachOImage(bytes: MachOFile.bytes(of: slice, in: raw)))
+            }
+            return .parsed(images)
+        } catch {
+            #expect(error.description.contains("; "), "not a sentence with a fix: \(error)", sourceLocation: sourceLocation)
+            return .rejected(error)
+        }
+    }
+
     @Test(.enabled(if: SharedFixtures.available))
-    func everyTruncationOfARealBinaryFailsCleanly() throws {
+    func everyTruncationOfARealBinaryIsRefusedWithATypedErrorOrReadsWhole() throws {
         let data = try SharedFixtures.data("macho/macho_fastlane_very-capable-app.bin")
+        // mach_header_64 is 32 bytes; sizeofcmds (offset 20) says where the load commands end.
+        let commandsEnd = 32 + (Int(data[20]) | Int(data[21]) << 8 | Int(data[22]) << 16 | Int(data[23]) << 24)
+        #expect(commandsEnd == 3432)
+        let expectedUUID = "1E48E3AC-4C63-309D-8DF6-86FF34C8BE3D"
+        var refused = 0, read = 0
         // Load commands sit in the first few KiB; truncating there exercises every bounds check.
         for length in stride(from: 0, through: 4096, by: 7) {
-            let prefix = data.prefix(length)
-            prefix.withUnsafeBytes { raw in
-                if let file = try? MachOFile(bytes: raw), let slice = file.slices.first {
-                    _ = try? MachOImage(bytes: MachOFile.bytes(of: slice, in: raw))
-                }
+            let outcome = data.prefix(length).withUnsafeBytes { Self.read($0) }
+            switch outcome {
+            case .rejected:
+                refused += 1
+            case .parsed(let images):
+                read += 1
+                // Only a file whose load commands are all there may read, and then it reads right.
+                #expect(length >= commandsEnd, "a \(length)-byte prefix read, though the load commands need \(commandsEnd)")
+                #expect(images.map { $0.uuid?.uuidString } == [expectedUUID])
             }
         }
+        #expect(refused == (commandsEnd + 6) / 7, "every prefix shorter than the load commands must be refused")
+        #expect(read > 0)
+    }
+
+    @Test(.enabled(if: SharedFixtures.available))
+    func everyByteFlipInTheHeadersIsRefusedWithATypedErrorOrReadsConsistently() throws {
+        let data = try SharedFixtures.data("macho/macho_fastlane_very-capable-app.bin")
         var flipped = [UInt8](data.prefix(8192))
+        var refused: [Int] = []
         for i in stride(from: 0, to: 4096, by: 3) {
             flipped[i] ^= 0xff
-            flipped.withUnsafeBytes { raw in
-                if let file = try? MachOFile(bytes: raw), let slice = file.slices.first {
-                    _ = try? MachOImage(bytes: MachOFile.bytes(of: slice, in: raw))
-                }
+            let outcome = flipped.withUnsafeBytes { Self.read($0) }
+            if case .rejected = outcome { refused.append(i) }
+            if case .parsed(let images) = outcome {
+                #expect(images.count == 1)
+                #expect(images.first?.segments.isEmpty == false, "flip at \(i) read an image without segments")
             }
             flipped[i] ^= 0xff
         }
+        // The magic number (bytes 0-3) and the command count and size (16-23) cannot survive a flip.
+        for position in [0, 3, 18, 21] { #expect(refused.contains(position), "a flip at byte \(position) was accepted") }
+        #expect(refused.count < 4096 / 3, "every flip was refused: the sweep never reached a readable image")
     }
 }

@@ -14,25 +14,65 @@ import TestSupport
         return (cache, file, index.path)
     }
 
-    @Test func damagedIndexFilesThrowOrAnswerButNeverTrap() async throws {
+    /// Where the header and section directory end, and where the last table ends.
+    static func layout(_ index: SymbolIndex) -> (directoryEnd: Int, dataEnd: Int) {
+        let sections = SymbolIndexFormat.Section.allCases
+        let directoryEnd = SymbolIndexFormat.headerSize + sections.count * SymbolIndexFormat.directoryEntrySize
+        let dataEnd = sections.map { index.tables[Int($0.rawValue)].offset + index.tables[Int($0.rawValue)].count * $0.recordSize }.max() ?? 0
+        return (directoryEnd, dataEnd)
+    }
+
+    @Test func damagedIndexFilesAreRefusedWithATypedErrorOrAnswerSoundly() async throws {
         let (_, _, path) = try await Self.builtIndex()
         let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        let addresses = try SymbolFixtures.expected(Self.variant).map(\.address)
+        let (directoryEnd, dataEnd) = Self.layout(try SymbolIndex(path: path))
+        #expect(dataEnd <= original.count && directoryEnd < dataEnd)
+        let expected = try SymbolFixtures.expected(Self.variant)
         let scratch = try SymbolFixtures.temporaryDirectory() + "/damaged.symidx"
-        func probe(_ bytes: [UInt8]) throws {
+        /// Opens `bytes` as an index and looks addresses up: each step answers soundly (no more
+        /// frames than an inline chain may have) or throws `SymbolicationError`, which is the
+        /// only error these calls can throw; returns whether opening was refused.
+        func probe(_ bytes: [UInt8]) throws -> (refused: Bool, lookupErrors: Int) {
             try Data(bytes).write(to: URL(fileURLWithPath: scratch))
-            guard let index = try? SymbolIndex(path: scratch) else { return }
-            for address in addresses.prefix(200) { _ = try? index.lookup(address: address) }
+            let index: SymbolIndex
+            do { index = try SymbolIndex(path: scratch) } catch {
+                #expect(error.description.contains("; "), "not a sentence with a fix: \(error)")
+                return (true, 0)
+            }
+            var errors = 0
+            for entry in expected.prefix(200) {
+                do {
+                    let locations = try index.lookup(address: entry.address)
+                    #expect(locations.count <= 512, "\(locations.count) frames for one address")
+                } catch {
+                    #expect(error.description.contains("; "), "not a sentence with a fix: \(error)")
+                    errors += 1
+                }
+            }
+            return (false, errors)
         }
         let step = Swift.max(1, original.count / 150)
-        for length in stride(from: 0, to: original.count, by: step) { try probe(Array(original[..<length])) }
+        for length in stride(from: 0, to: original.count, by: step) {
+            // A prefix that cuts into the header or any table is refused when it is opened.
+            let outcome = try probe(Array(original[..<length]))
+            if length < dataEnd { #expect(outcome.refused, "a \(length)-byte prefix of a \(dataEnd)-byte index opened") }
+        }
         var mutated = original
+        var refused = 0, answered = 0, lookupErrors = 0
         // Past the checksummed header, flips reach the tables themselves.
         for position in stride(from: 0, to: original.count, by: step) {
             mutated[position] ^= 0xff
-            try probe(mutated)
+            let outcome = try probe(mutated)
+            if position < directoryEnd { #expect(outcome.refused, "a flip at \(position) inside the checksummed header was accepted") }
+            if outcome.refused { refused += 1 } else { answered += 1 }
+            lookupErrors += outcome.lookupErrors
             mutated[position] = original[position]
         }
+        #expect(refused > 0 && answered > 0, "refused \(refused), answered \(answered): the sweep missed a path")
+        // The undamaged index answers exactly as the reference does.
+        let intact = try SymbolIndex(path: path)
+        let sample = try #require(expected.first { $0.frames.count == 3 })
+        #expect(SymbolFixtures.frames(try intact.lookup(address: sample.address)) == sample.frames)
     }
 
     @Test func corruptOrOutdatedIndexesAreRebuilt() async throws {
@@ -79,24 +119,41 @@ import TestSupport
         #expect(result.threads[0].frames[0].locations.map(\.function) == ["clamp_digit", "accumulate", "parse_number"])
     }
 
-    @Test func damagedDSYMsBuildPartialIndexesOrFail() async throws {
+    @Test func damagedDSYMsBuildSoundPartialIndexesOrFailWithATypedError() async throws {
         let original = [UInt8](try LocalFixtures.data("symbols/" + Self.variant.dwarf))
         let file = try SymbolFixtures.symbolFile(Self.variant)
         let directory = try SymbolFixtures.temporaryDirectory()
         let addresses = try SymbolFixtures.expected(Self.variant).map(\.address)
         let step = Swift.max(1, original.count / 60)
         var mutated = original
+        var built = 0, failed = 0
         for position in stride(from: 0, to: original.count, by: step) {
             mutated[position] ^= 0xff
             let dsym = directory + "/App-\(position)"
+            let destination = directory + "/index-\(position)"
             try Data(mutated).write(to: URL(fileURLWithPath: dsym))
             let builder = SymbolIndexBuilder(source: SymbolFile(path: dsym, uuid: file.uuid, architecture: file.architecture),
-                                             destination: directory + "/index-\(position)", progress: nil)
-            if (try? builder.build()) != nil, let index = try? SymbolIndex(path: directory + "/index-\(position)") {
-                for address in addresses.prefix(100) { _ = try? index.lookup(address: address) }
+                                             destination: destination, progress: nil)
+            do {
+                let report = try builder.build()
+                built += 1
+                // What was built opens and answers; damage it met is counted in the report.
+                do {
+                    let index = try SymbolIndex(path: destination)
+                    #expect(index.uuid == file.uuid)
+                    #expect(index.problemCount == report.warnings.count)
+                    for address in addresses.prefix(100) { _ = try index.lookup(address: address) }
+                } catch {
+                    Issue.record("an index built from a flip at \(position) cannot be used: \(error)")
+                }
+            } catch let error as SymbolicationError {
+                failed += 1
+                #expect(error.description.contains("; "), "not a sentence with a fix: \(error)")
+                #expect(!FileManager.default.fileExists(atPath: destination), "a failed build left an index behind")
             }
             mutated[position] = original[position]
         }
+        #expect(built > 0 && failed > 0, "built \(built), failed \(failed): the sweep missed a path")
     }
 
     @Test func cancelledBuildStopsWithCancellationError() async throws {

@@ -35,10 +35,14 @@ import TestSupport
         let dir = try TemporaryDirectory()
         let cli = Betactl(home: dir.child("home"))
         try cli.ok("init")
+        var killedMidway = 0
         for delay in stride(from: 0, through: 80_000, by: 4_000) {
             let udids = (0 ..< 3).map { String(format: "00008030-%08X%08X", delay, $0) }
-            _ = try cli.killed(["add-tester", "T\(delay)", "--family", "iphone"] + udids.flatMap { ["--device", $0] }, afterMicroseconds: delay)
+            if try cli.killed(["add-tester", "T\(delay)", "--family", "iphone"] + udids.flatMap { ["--device", $0] }, afterMicroseconds: delay) {
+                killedMidway += 1
+            }
         }
+        #expect(killedMidway > 0, "no run was actually killed; the sweep proves nothing")
         let home = try Home.open(at: dir.child("home"))
         #expect(try home.store.integrityProblems().isEmpty)
         let roster = Roster(home: home)

@@ -126,3 +126,32 @@ import TestSupport
         #expect(result.stderr.contains("line 2: \"A1234567-012345678901234\" is not a device UDID (it has 24 characters)"))
     }
 }
+
+extension DeviceFileCommandTests {
+    @Test func importSaysWhichFamilyItAssumedAndOffersFamilyOnlyWhenNotGiven() throws {
+        let dir = try TemporaryDirectory()
+        let file = dir.child("devices.txt")
+        try ["Device ID\tDevice Name\tDevice Platform",
+             "00008030-00000000000000A1\tTest device 1\tios",
+             "00008030-00000000000000A2\tTest device 2\tios",
+             "00008030-00000000000000A3\tAnn's iPad\tios"].joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let single = dir.child("single.txt")
+        try "Device ID\tDevice Name\tDevice Platform\n00008030-00000000000000B1\tLab device\tios\n"
+            .write(toFile: single, atomically: true, encoding: .utf8)
+
+        let plain = Betactl(home: dir.child("plain"))
+        try plain.ok("init")
+        let assumed = try plain.ok("import-devices", file)
+        #expect(assumed.contains("2 ios devices do not say their kind and were counted as iPhones; pass --family to choose another family."))
+        let one = try plain.ok("import-devices", single)
+        #expect(one.contains("1 ios device does not say its kind and was counted as an iPhone; pass --family to choose another family."))
+
+        let chosen = Betactl(home: dir.child("chosen"))
+        try chosen.ok("init")
+        let watches = try chosen.ok("import-devices", file, "--family", "watch")
+        #expect(watches.contains("2 ios devices do not say their kind and were counted as Apple Watches, as --family says."))
+        #expect(!watches.contains("pass --family"))
+        let ipads = try chosen.ok("import-devices", single, "--family", "ipad")
+        #expect(ipads.contains("1 ios device does not say its kind and was counted as an iPad, as --family says."))
+    }
+}

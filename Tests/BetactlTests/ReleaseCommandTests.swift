@@ -164,8 +164,8 @@ import TestSupport
             if !list.isEmpty { break }
         }
         #expect(killed > 0, "no run was killed; the sweep proves nothing")
-        // A further run cleans whatever killed runs left, then publishes.
-        try cli.ok("release", Self.fixture("app/Beta.xcarchive.zip"))
+        // A further run cleans whatever killed runs left, then publishes (again, when a run finished).
+        try cli.ok("release", Self.fixture("app/Beta.xcarchive.zip"), "--again")
         let archive = BetaKit.Archive(home: try Home.open(at: home))
         let referenced = Set(try archive.symbols().map(\.path) + archive.releases().map { archive.blobPath($0.packageBlob) }
             + archive.releases().compactMap { $0.iconBlob.map(archive.blobPath) })
@@ -201,5 +201,46 @@ enum SHA256Hex {
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
+    }
+}
+
+extension ReleaseCommandTests {
+    @Test func theSameBuildIsReleasedAgainOnlyWithAgain() throws {
+        let dir = try TemporaryDirectory()
+        let home = dir.child("home")
+        let cli = Betactl(home: home)
+        try cli.ok("init")
+        try cli.ok("release", Self.fixture("app/Beta.ipa"), "--allow-missing-symbols")
+        let blobsBefore = try Self.blobFiles(home)
+        let repeated = try cli.run("release", Self.fixture("app/Beta.ipa"), "--allow-missing-symbols", "--notes", "second try")
+        #expect(repeated.status == 1)
+        let sha = SHA256Hex.of(try Data(contentsOf: URL(fileURLWithPath: Self.fixture("app/Beta.ipa"))))
+        #expect(repeated.stderr.contains("error: Beta Fixtures 1.2.3 (45) was already released as release 1 on "))
+        #expect(repeated.stderr.contains("its package has the same SHA-256 (\(sha.prefix(12))…); pass --again to publish it again as a new release"))
+        #expect(try JSONDecoder().decode([ReleaseJSON].self, from: Data(try cli.ok("releases", "--json").utf8)).count == 1)
+        #expect(try Self.blobFiles(home) == blobsBefore)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home + "/tmp").isEmpty)
+        // A revoked release still counts: the build was handed out.
+        try cli.ok("revoke", "1")
+        let afterRevoke = try cli.run("release", Self.fixture("app/Beta.ipa"), "--allow-missing-symbols")
+        #expect(afterRevoke.stderr.contains("was already released as release 1 on"))
+        #expect(afterRevoke.stderr.contains(", revoked on "))
+        let again = try cli.ok("release", Self.fixture("app/Beta.ipa"), "--allow-missing-symbols", "--again")
+        #expect(again.contains("as release 2"))
+        #expect(again.contains("again         the same package as release 1"))
+        let releases = try JSONDecoder().decode([ReleaseJSON].self, from: Data(try cli.ok("releases", "--json").utf8))
+        #expect(releases.map(\.id) == [2, 1])
+        #expect(Set(releases.map(\.sha256)) == [sha])
+    }
+
+    @Test func anXcarchiveIsTheSameBuildWhenItsPackagedIpaIs() throws {
+        let dir = try TemporaryDirectory()
+        let cli = Betactl(home: dir.child("home"))
+        try cli.ok("init")
+        try cli.ok("release", Self.fixture("app/Beta.xcarchive.zip"))
+        let repeated = try cli.run("release", Self.fixture("app/Beta.xcarchive.zip"))
+        #expect(repeated.status == 1)
+        #expect(repeated.stderr.contains("was already released as release 1 on"))
+        try cli.ok("release", Self.fixture("app/Beta.xcarchive.zip"), "--again")
     }
 }

@@ -111,6 +111,38 @@ import TestSupport
         #expect(result.stderr.contains("use HOST:PORT"))
     }
 
+    @Test func perClientCapAndSpoolSweepApplyToTheHome() async throws {
+        let dir = try TemporaryDirectory()
+        let cli = Betactl(home: dir.child("home"))
+        try cli.ok("init")
+        // An upload spooled by a server that was killed (a pid far above any real one).
+        let leftover = dir.child("home/tmp/betactl-body-2147483000-Ab12Cd")
+        try Data("partial upload".utf8).write(to: URL(fileURLWithPath: leftover))
+        let (process, url, errors) = try await startServe(cli, ["--listen", "127.0.0.1:0", "--max-connections-per-ip", "1"])
+        defer { if process.isRunning { process.terminate() } }
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+        let port = try #require(url.split(separator: ":").last.flatMap { Int($0) })
+        let answers = try await blocking { () -> (String, String) in
+            let first = try RawClient(port: port)
+            first.send("GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n")
+            let held = first.read(until: "ok\n")
+            let second = try RawClient(port: port)
+            second.send("GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n")
+            let refused = String(decoding: second.readToEnd().bytes, as: UTF8.self)
+            withExtendedLifetime(first) {}
+            return (held, refused)
+        }
+        #expect(answers.0.hasPrefix("HTTP/1.1 200 OK"))
+        #expect(answers.1.hasPrefix("HTTP/1.1 503 Service Unavailable"))
+        #expect(answers.1.contains("too many connections from your address (the limit is 1)"))
+        kill(process.processIdentifier, SIGTERM)
+        #expect(await waitForExit(process) == 0)
+        withExtendedLifetime(errors) {}
+        let bad = try cli.run("serve", "--max-connections-per-ip", "many")
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--max-connections-per-ip needs a number (0 for no cap), got many"))
+    }
+
     @Test func serveNeedsAnInitialisedHome() throws {
         let dir = try TemporaryDirectory()
         let result = try Betactl(home: dir.child("missing")).run("serve", "--listen", "127.0.0.1:0")

@@ -147,3 +147,28 @@ extension SourceConventionTests {
         #expect(spellings.isEmpty, "the symbol index folder spelled outside Home.symbolIndexPath:\n\(spellings.joined(separator: "\n"))")
     }
 }
+
+extension SourceConventionTests {
+    /// The HTTP engine faces the network: a force-unwrap there is a crash one odd input away. Its
+    /// engine, parser, file and support code unwrap with `guard`, `if let` or `map` instead.
+    @Test func theHTTPEngineNeverForceUnwraps() throws {
+        let unwrap = try Regex(#"[\w\)\]]!(?!=)"#)
+        let literal = try Regex(#""(\\.|[^"\\])*""#)
+        let folders = ["Engine", "Parsing", "Files", "Support"].map { "Sources/BetaServer/\($0)/" }
+        var uses: [String] = []
+        for file in try Self.swiftSources() where folders.contains(where: file.path.hasPrefix) {
+            for (index, raw) in file.lines.enumerated() {
+                let code = (raw.components(separatedBy: "//").first ?? raw).replacing(literal, with: "\"\"")
+                if code.firstMatch(of: unwrap) != nil { uses.append("\(file.path):\(index + 1): \(Self.trimmed(raw))") }
+            }
+        }
+        #expect(uses.isEmpty, "force-unwraps in the HTTP engine:\n\(uses.joined(separator: "\n"))")
+        // The scan itself must see what it looks for.
+        for sample in ["write(fd, buffer.baseAddress! + offset, count)", "let p = storage!", "f(x)!.y"] {
+            #expect(sample.firstMatch(of: unwrap) != nil, "the scan misses \(sample)")
+        }
+        for sample in ["if a != b {", "guard !closed else", "let x = !flag"] {
+            #expect(sample.firstMatch(of: unwrap) == nil, "the scan flags \(sample)")
+        }
+    }
+}

@@ -149,5 +149,51 @@ public final class RawClient: @unchecked Sendable {
     }
 
     public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Reads whatever has arrived without waiting; `ended` tells whether the server closed or
+    /// reset the connection.
+    public func readAvailable() -> (bytes: [UInt8], ended: Bool) {
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { raw in
+                raw.baseAddress.map { recv(fd, $0, raw.count, Int32(MSG_DONTWAIT)) } ?? 0
+            }
+            if count > 0 {
+                result += buffer[0..<count]
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            return (result, count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+        }
+    }
 }
 
+/// Raises this process's soft open-file limit to at least `wanted` (within the hard limit), for
+/// tests that hold many sockets at once; returns the limit now in force.
+@discardableResult
+public func raiseOpenFileLimit(to wanted: UInt64) -> UInt64 {
+    var limit = rlimit()
+    #if canImport(Glibc)
+    let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+    let resource = RLIMIT_NOFILE
+    #endif
+    guard getrlimit(resource, &limit) == 0 else { return 0 }
+    if UInt64(limit.rlim_cur) < wanted {
+        limit.rlim_cur = rlim_t(min(wanted, UInt64(limit.rlim_max)))
+        _ = setrlimit(resource, &limit)
+        _ = getrlimit(resource, &limit)
+    }
+    return UInt64(limit.rlim_cur)
+}
+
+/// CPU time (user plus system) a process has used so far, read from /proc (Linux only; nil elsewhere).
+public func processCPUSeconds(_ pid: Int32) -> Double? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = text.lastIndex(of: ")") else { return nil }
+    // Fields after the parenthesised command name: state is field 3, utime 14 and stime 15.
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}

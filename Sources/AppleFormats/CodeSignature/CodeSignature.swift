@@ -49,7 +49,7 @@ public struct CodeSignature: Sendable {
             }
             let count = try reader.u32be()
             guard count <= Self.maxBlobs, Int(count) * 8 + 12 <= length else {
-                throw CodeSignatureError.malformed("SuperBlob claims \(count) blobs, more than fit in its \(length) bytes")
+                throw CodeSignatureError.malformed("SuperBlob claims \(count) blob\(count == 1 ? "" : "s"), more than fit in its \(length) bytes")
             }
             var blobs: [Blob] = []
             for _ in 0 ..< count {

@@ -35,7 +35,7 @@ public struct ASN1Element: Sendable {
     public func child(_ index: Int, _ what: String) throws(DERError) -> ASN1Element {
         guard tag.isConstructed, index >= 0, index < children.count else {
             throw DERError.unexpected(offset: offset, expected: "\(what) as element \(index + 1) of \(tag)",
-                                      found: "only \(children.count) elements")
+                                      found: "only \(children.count) element\(children.count == 1 ? "" : "s")")
         }
         return children[index]
     }

@@ -31,12 +31,19 @@ public enum DeviceFamily: String, CaseIterable, Sendable, Codable, CustomStringC
     /// The plural display name, for messages about several devices.
     public var pluralName: String {
         switch self {
+        case .iphone: "iPhones"
+        case .ipad: "iPads"
         case .ipod: "iPod touch devices"
+        case .watch: "Apple Watches"
+        case .tv: "Apple TVs"
         case .mac: "Macs"
         case .vision: "Apple Vision Pro devices"
-        default: displayName + "s"
         }
     }
+
+    /// The display name after its indefinite article, for "device … is an iPhone": every name
+    /// but Mac starts with a vowel sound ("an iPhone", "an Apple Watch", "a Mac").
+    public var withArticle: String { (self == .mac ? "a " : "an ") + displayName }
 
     /// The platform column of Apple's device upload file: `mac` for Macs, `ios` for everything else.
     public var uploadPlatform: DevicePlatform { self == .mac ? .mac : .ios }

@@ -49,7 +49,7 @@ public struct DeviceIdentifier: Hashable, Comparable, Sendable, CustomStringConv
         }
         switch bytes.count {
         case 40, 25, 36: return "its dashes are in the wrong places"
-        default: return "it has \(bytes.count) characters"
+        default: return "it has \(bytes.count) character\(bytes.count == 1 ? "" : "s")"
         }
     }
 

@@ -27,7 +27,7 @@ public struct MachOFile: Sendable {
     public init(bytes: UnsafeRawBufferPointer) throws(MachOError) {
         var reader = ByteReader(bytes)
         let magicBE: UInt32
-        do { magicBE = try reader.u32be() } catch { throw MachOError.notMachO(reason: "file is only \(bytes.count) bytes long") }
+        do { magicBE = try reader.u32be() } catch { throw MachOError.notMachO(reason: "file is only \(bytes.count) byte\(bytes.count == 1 ? "" : "s") long") }
         if magicBE == Self.fatMagic || magicBE == Self.fatMagic64 {
             let is64 = magicBE == Self.fatMagic64
             do {

@@ -124,7 +124,7 @@ extension MachOImage {
         _ = try r.u32le()  // flags
         let sectionSize = is64 ? 80 : 68
         guard Int(sectionCount) <= r.remaining / sectionSize else {
-            throw MachOError.malformed("segment \(name) claims \(sectionCount) sections, more than fit in its load command")
+            throw MachOError.malformed("segment \(name) claims \(sectionCount) section\(sectionCount == 1 ? "" : "s"), more than fit in its load command")
         }
         var sections: [Section] = []
         sections.reserveCapacity(Int(sectionCount))

@@ -52,7 +52,7 @@ extension MachOImage {
         let strings = UnsafeRawBufferPointer(rebasing: image[stringStart ..< stringStart + stringSize])
         let count = Int(table.symbolCount)
         guard count <= (image.count - min(image.count, Int(table.symbolOffset))) / entrySize else {
-            throw MachOError.malformed("the symbol table claims \(count) entries at \(table.symbolOffset), more than fit in the \(image.count)-byte image")
+            throw MachOError.malformed("the symbol table claims \(count) entr\(count == 1 ? "y" : "ies") at \(table.symbolOffset), more than fit in the \(image.count)-byte image")
         }
         var reader: ByteReader
         do {

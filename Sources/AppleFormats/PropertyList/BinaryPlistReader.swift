@@ -46,7 +46,7 @@ struct BinaryPlistReader {
             throw PlistError("it starts with \"\(String(decoding: bytes.prefix(8), as: UTF8.self))\", but only version bplist00 is supported")
         }
         guard bytes.count >= Self.magic.count + 1 + Self.trailerSize else {
-            throw PlistError("it is \(bytes.count) bytes long, too short to hold an object and the 32-byte trailer")
+            throw PlistError("it is \(bytes.count) byte\(bytes.count == 1 ? "" : "s") long, too short to hold an object and the 32-byte trailer")
         }
         let trailer = bytes.count - Self.trailerSize
         offsetSize = Int(bytes[trailer + 6])

@@ -16,7 +16,7 @@ extension PlistValue {
             for pair in element.children {
                 try pair.expect(.sequence, "dictionary entry")
                 guard pair.children.count == 2 else {
-                    throw DERError.invalidValue(offset: pair.offset, "dictionary entry has \(pair.children.count) elements instead of a key and a value")
+                    throw DERError.invalidValue(offset: pair.offset, "dictionary entry has \(pair.children.count) element\(pair.children.count == 1 ? "" : "s") instead of a key and a value")
                 }
                 let key = try pair.children[0].string()
                 guard entries[key] == nil else {

@@ -29,6 +29,9 @@ public enum ProfileType: String, Sendable, CaseIterable, Codable, CustomStringCo
         return .appStore
     }
 
+    /// The name after its indefinite article: "an ad hoc", "a development", "an App Store", "an enterprise".
+    public var withArticle: String { (self == .development ? "a " : "an ") + description }
+
     /// The name people use: "ad hoc", "App Store", …
     public var description: String {
         switch self {

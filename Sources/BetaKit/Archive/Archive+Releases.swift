@@ -22,14 +22,18 @@ public struct ReleaseRequest: Sendable {
     public var groups: [String]
     /// What validation tolerates.
     public var policy: ReleasePolicy
+    /// Publish even when a release with the same package (the same SHA-256) exists.
+    public var again: Bool
 
     /// Creates a request.
-    public init(path: String, dsymPaths: [String] = [], notes: String? = nil, groups: [String] = [], policy: ReleasePolicy = ReleasePolicy()) {
+    public init(path: String, dsymPaths: [String] = [], notes: String? = nil, groups: [String] = [],
+                policy: ReleasePolicy = ReleasePolicy(), again: Bool = false) {
         self.path = path
         self.dsymPaths = dsymPaths
         self.notes = notes
         self.groups = groups
         self.policy = policy
+        self.again = again
     }
 }
 
@@ -41,6 +45,13 @@ public struct ReleaseResult: Sendable {
     public var validation: ReleaseValidation
     /// Symbol keys newly added to the archive.
     public var addedSymbols: [SymbolKey]
+    /// The first earlier release of the same package, when `again` published it once more.
+    public var earlierRelease: Int64?
+}
+
+/// Thrown inside the publishing transaction, where the earlier release cannot be read yet.
+private struct RepeatedPackage: Error {
+    var releaseID: Int64
 }
 
 extension Archive {
@@ -55,6 +66,9 @@ extension Archive {
         if request.path.lowercased().hasSuffix(".ipa") { ingestor.copyInputTo = packageCopy }
         let build = try ingestor.ingest(path: request.path)
         ingestor.copyInputTo = nil
+        // The same build is the same package: an .ipa is known by its hash now, before any
+        // further work; a packaged .xcarchive is checked once packaged, below.
+        if build.kind != .xcarchive, let digest = build.sha256 { try refuseRepeat(of: digest, again: request.again) }
         let dsyms = try request.dsymPaths.map { path -> IngestedArtifact in
             let artifact = try ingestor.ingest(path: path)
             guard !artifact.dwarfFiles.isEmpty else { throw ArchiveError.noSymbols(path) }
@@ -77,35 +91,69 @@ extension Archive {
         } else {
             packageDigest = try staged.copy(request.path, kind: "ipa", staging: staging)
         }
+        if build.kind == .xcarchive { try refuseRepeat(of: packageDigest, again: request.again) }
+        let earlier = try releases(withPackage: packageDigest).first?.id
         let icon = try app.iconPNG.map { try staged.write($0, kind: "icon", staging: staging) }
         let symbolRows = try stageSymbols([build] + dsyms, into: &staged, staging: staging)
         try staged.publish(to: self, now: now)
         let groups = try Roster.validate(groups: request.groups)
         let profile = app.profile
-        let (id, added): (Int64, [SymbolKey]) = try home.store.write { db in
-            try commitBlobs(staged.registrations, now: now, db: db)
-            try db.query("""
-                INSERT INTO releases (bundle_id, display_name, version, build, minimum_os, source_kind, source_name, package_blob, icon_blob,
-                    profile_uuid, profile_name, profile_type, profile_expires_at, notes, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.text(app.info.bundleIdentifier), .optional(app.info.displayName), .optional(app.info.shortVersion),
-                      .optional(app.info.buildVersion), .optional(app.info.minimumOSVersion), .text(build.kind.rawValue),
-                      .text(request.path.split(separator: "/").last.map(String.init) ?? request.path), .text(packageDigest.hex),
-                      .optional(icon?.hex), .optional(profile?.uuid), .optional(profile?.name), .optional(profile?.type.rawValue),
-                      .optional(profile.map { Timestamp.string($0.expirationDate) }), .optional(request.notes), .text(Timestamp.string(now))])
-            guard let id = try db.queryOne("SELECT last_insert_rowid()")?.int(0) else { throw ArchiveError.unknownRelease("new") }
-            for group in groups { try db.query("INSERT INTO release_groups (release_id, name) VALUES (?, ?)", [.integer(id), .text(group)]) }
-            for executable in app.executables {
-                for slice in executable.slices {
-                    try db.query("INSERT OR IGNORE INTO release_slices (release_id, path, kind, bundle_id, arch, uuid, minimum_os) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                 [.integer(id), .text(executable.path), .text(executable.kind.rawValue), .optional(executable.bundleIdentifier),
-                                  .text(slice.architecture.name), .optional(slice.uuid?.uuidString), .optional(slice.minimumOS)])
+        let published: (Int64, [SymbolKey])
+        do {
+            published = try home.store.write { db in
+                // Checked again where it counts: a concurrent `release` of the same build may have
+                // committed since the check above.
+                if !request.again, let row = try db.queryOne("SELECT id FROM releases WHERE package_blob = ? ORDER BY id LIMIT 1",
+                                                             [.text(packageDigest.hex)]), let id = row.int(0) {
+                    throw RepeatedPackage(releaseID: id)
                 }
+                try commitBlobs(staged.registrations, now: now, db: db)
+                try db.query("""
+                    INSERT INTO releases (bundle_id, display_name, version, build, minimum_os, source_kind, source_name, package_blob, icon_blob,
+                        profile_uuid, profile_name, profile_type, profile_expires_at, notes, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.text(app.info.bundleIdentifier), .optional(app.info.displayName), .optional(app.info.shortVersion),
+                          .optional(app.info.buildVersion), .optional(app.info.minimumOSVersion), .text(build.kind.rawValue),
+                          .text(request.path.split(separator: "/").last.map(String.init) ?? request.path), .text(packageDigest.hex),
+                          .optional(icon?.hex), .optional(profile?.uuid), .optional(profile?.name), .optional(profile?.type.rawValue),
+                          .optional(profile.map { Timestamp.string($0.expirationDate) }), .optional(request.notes), .text(Timestamp.string(now))])
+                guard let id = try db.queryOne("SELECT last_insert_rowid()")?.int(0) else { throw ArchiveError.unknownRelease("new") }
+                for group in groups { try db.query("INSERT INTO release_groups (release_id, name) VALUES (?, ?)", [.integer(id), .text(group)]) }
+                for executable in app.executables {
+                    for slice in executable.slices {
+                        try db.query("INSERT OR IGNORE INTO release_slices (release_id, path, kind, bundle_id, arch, uuid, minimum_os) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                     [.integer(id), .text(executable.path), .text(executable.kind.rawValue), .optional(executable.bundleIdentifier),
+                                      .text(slice.architecture.name), .optional(slice.uuid?.uuidString), .optional(slice.minimumOS)])
+                    }
+                }
+                let added = try Self.insertSymbols(symbolRows, now: now, db: db)
+                try Self.recordProfileDevices(profile, release: id, db: db)
+                // What is still without symbols now is recorded as released without them (see `verify`).
+                try db.query("""
+                    INSERT OR IGNORE INTO release_missing_symbols (release_id, path, arch, uuid)
+                    SELECT s.release_id, s.path, s.arch, s.uuid FROM release_slices s
+                    WHERE s.release_id = ? AND s.uuid IS NOT NULL
+                      AND NOT EXISTS (SELECT 1 FROM symbols y WHERE y.uuid = s.uuid AND y.arch = s.arch)
+                    """, [.integer(id)])
+                return (id, added)
             }
-            try Self.recordProfileDevices(profile, release: id, db: db)
-            return (id, try Self.insertSymbols(symbolRows, now: now, db: db))
+        } catch let repeated as RepeatedPackage {
+            throw ArchiveError.alreadyReleased(try release(id: repeated.releaseID))
         }
-        return ReleaseResult(release: try release(id: id), validation: validation, addedSymbols: added)
+        let (id, added) = published
+        return ReleaseResult(release: try release(id: id), validation: validation, addedSymbols: added,
+                             earlierRelease: request.again ? earlier : nil)
+    }
+
+    /// Refuses a package that an earlier release already published, unless `again`.
+    func refuseRepeat(of digest: HashDigest, again: Bool) throws {
+        guard !again, let earlier = try releases(withPackage: digest).first else { return }
+        throw ArchiveError.alreadyReleased(earlier)
+    }
+
+    /// Releases whose package has `digest`, oldest first.
+    public func releases(withPackage digest: HashDigest) throws -> [Release] {
+        try releases().filter { $0.packageBlob == digest }.sorted { $0.id < $1.id }
     }
 
     static let releaseColumns = """

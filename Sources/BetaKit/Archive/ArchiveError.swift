@@ -16,6 +16,8 @@ public enum ArchiveError: Error, Sendable, CustomStringConvertible, CategorizedE
     case noSymbols(String)
     /// A stored blob is missing from disk.
     case missingBlob(String)
+    /// The same package (by SHA-256) was already released; `--again` publishes it anyway.
+    case alreadyReleased(Release)
 
     /// A sentence naming the values and the fix.
     public var description: String {
@@ -36,6 +38,11 @@ public enum ArchiveError: Error, Sendable, CustomStringConvertible, CategorizedE
             return "\(path) contains no dSYM (no .dSYM/Contents/Resources/DWARF file); pass a .dSYM, a zipped .dSYM or an .xcarchive"
         case let .missingBlob(hex):
             return "the archive file \(hex) is missing from blobs/; restore the home from a backup"
+        case let .alreadyReleased(earlier):
+            let name = "\(earlier.displayName ?? earlier.bundleID) \(earlier.version ?? "?") (\(earlier.build ?? "?"))"
+            let revoked = earlier.revokedAt.map { ", revoked on \(CalendarDate($0))" } ?? ""
+            return "\(name) was already released as release \(earlier.id) on \(CalendarDate(earlier.createdAt))\(revoked): "
+                + "its package has the same SHA-256 (\(earlier.packageBlob.hex.prefix(12))…); pass --again to publish it again as a new release"
         }
     }
 

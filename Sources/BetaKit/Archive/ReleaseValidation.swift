@@ -42,11 +42,16 @@ public enum ReleaseRefusal: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .notAnApp(kind):
-            return "the input is a \(kind.rawValue), not an app build; pass an .ipa or .xcarchive (use add-symbols for dSYMs)"
+            let what = switch kind {
+            case .dsym: "a dSYM, not an app build"
+            case .ipa: "an .ipa that holds no app bundle"
+            case .xcarchive: "an .xcarchive that holds no app bundle"
+            }
+            return "the input is \(what); pass an .ipa or .xcarchive (use add-symbols for dSYMs)"
         case let .bundleProblem(problem):
             return problem.description
         case let .profileType(bundle, name, type):
-            return "\(bundle): the embedded profile \"\(name)\" is a \(type) profile, not ad hoc; export with the Ad Hoc method, or pass --allow-profile-type \(type.rawValue) if testers' devices are in it"
+            return "\(bundle): the embedded profile \"\(name)\" is \(type.withArticle) profile, not ad hoc; export with the Ad Hoc method, or pass --allow-profile-type \(type.rawValue) if testers' devices are in it"
         case let .profileExpired(bundle, name, date):
             return "\(bundle): the embedded profile \"\(name)\" expired on \(ProfileRosterCheck.day(date)); regenerate it, re-export the build and release again"
         case let .bundleIDNotCovered(bundle, bundleID, identifier, name):

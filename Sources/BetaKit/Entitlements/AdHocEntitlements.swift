@@ -13,7 +13,7 @@ public enum EntitlementsError: Error, Sendable, Equatable, CustomStringConvertib
         case let .bundleIDNotCovered(bundleID, identifier, name):
             return "the profile \"\(name)\" is for \(identifier ?? "no application identifier"), which does not cover the bundle id \(bundleID); choose the profile made for \(bundleID) or a wildcard profile"
         case let .wrongProfileType(type, name):
-            return "the profile \"\(name)\" is a \(type) profile, not ad hoc; create an Ad Hoc profile in the Apple Developer portal (or pass --allow-profile-type \(type.rawValue))"
+            return "the profile \"\(name)\" is \(type.withArticle) profile, not ad hoc; create an Ad Hoc profile in the Apple Developer portal (or pass --allow-profile-type \(type.rawValue))"
         }
     }
 

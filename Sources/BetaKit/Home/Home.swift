@@ -21,6 +21,9 @@ public struct Home: Sendable {
     public let store: Store
     /// Settings as read when the home was opened.
     public let settings: HomeSettings
+    /// A one-line notice when opening found files or folders other users could read and made them
+    /// private; nil when the home was already private.
+    public let permissionNotice: String?
 
     /// The database file name inside a home.
     public static let databaseName = "betactl.sqlite"
@@ -71,12 +74,16 @@ public struct Home: Sendable {
     }
 
     /// Opens an initialised home, or explains how to create one.
+    /// Loose permissions (an older betactl, a copy made by hand) are tightened first, before the
+    /// database opens, and `permissionNotice` says so.
     public static func open(at path: String) throws -> Home {
         try checkInitialised(at: path)
+        let tightened = try HomePermissions.tighten(home: path)
         let databasePath = path + "/" + databaseName
         let store = try Store(path: databasePath, create: false)
         guard let settings = try store.loadSettings() else { throw HomeError.notInitialised(path: path) }
-        return Home(path: path, store: store, settings: settings)
+        return Home(path: path, store: store, settings: settings,
+                    permissionNotice: tightened.isEmpty ? nil : HomePermissions.notice(tightened, home: path))
     }
 
     /// What `initialise` did.
@@ -106,14 +113,18 @@ public struct Home: Sendable {
         }
         for directory in [path, path + "/blobs", path + "/cache", path + "/tmp"] {
             do {
-                try fm.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try fm.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                       attributes: [.posixPermissions: Int(HomePermissions.directoryMode)])
             } catch {
                 throw FileSystemError(operation: "create directory", path: directory, errno: errno == 0 ? EACCES : errno)
             }
         }
+        let tightened = try HomePermissions.tighten(home: path)
         let store = try Store(path: databasePath, create: true)
         let (before, after) = try store.applySettings(change, now: now)
-        return InitResult(home: Home(path: path, store: store, settings: after), created: before == nil, previous: before)
+        let notice = tightened.isEmpty ? nil : HomePermissions.notice(tightened, home: path)
+        return InitResult(home: Home(path: path, store: store, settings: after, permissionNotice: notice),
+                          created: before == nil, previous: before)
     }
 }
 

@@ -46,7 +46,7 @@ final class ZipBundleSource: BundleSource {
         let entry = try entry(path)
         let name = path.split(separator: "/").last.map(String.init) ?? "file"
         let target = "\(workDirectory)/\(UInt64.random(in: 0 ... UInt64.max))-\(name)"
-        let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileSystemError(operation: "create", path: target, errno: errno) }
         do {
             defer { close(fd) }

@@ -60,10 +60,10 @@ public enum RosterError: Error, Sendable, Equatable, CustomStringConvertible, Ca
         case let .unknownFamily(name):
             return "\"\(name)\" is not a device family; use one of \(DeviceFamily.allCases.map(\.rawValue).joined(separator: ", "))"
         case let .modelFamilyMismatch(code, inferred, given):
-            return "model \(code) is an \(inferred.displayName) but --family says \(given.rawValue); drop --family or fix the model code"
+            return "model \(code) is \(inferred.withArticle) but --family says \(given.rawValue); drop --family or fix the model code"
         case let .limitReached(udid, family, used, limit, removed, renews):
             let removedNote = removed == 0 ? "no removed devices are among them" : "\(removed) removed device\(removed == 1 ? "" : "s") still count\(removed == 1 ? "s" : "")"
-            return "device \(udid) is \(family == .ipad || family == .ipod ? "an" : "a") \(family.displayName): all \(used) of \(limit) \(family.displayName) slots of this membership year are used (\(removedNote) until \(renews)); slots free up only when the membership renews on \(renews)"
+            return "device \(udid) is \(family.withArticle): all \(used) of \(limit) \(family.displayName) slots of this membership year are used (\(removedNote) until \(renews)); slots free up only when the membership renews on \(renews)"
         }
     }
 

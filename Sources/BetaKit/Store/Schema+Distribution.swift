@@ -1,7 +1,7 @@
 extension Schema {
     /// What the tester pages need: tester links looked up by digest, the devices each release's profile
     /// provisions, and a record of completed downloads.
-    static let distribution = Migration(version: 4, name: "distribution", sql: """
+    static let distribution = Migration(version: 5, name: "distribution", sql: """
         -- The SHA-256 of each tester's link token, hex. Pages look testers up by this digest, so no
         -- comparison ever runs over the secret itself.
         ALTER TABLE testers ADD COLUMN token_digest TEXT;

@@ -29,6 +29,9 @@ public final class Store: Sendable {
     /// Opens the database at `path`, creating it when `create` is true, and brings its schema up to date.
     public init(path: String, create: Bool) throws {
         self.path = path
+        // SQLite would create the file 0644; made 0600 first, the WAL and shared-memory files
+        // SQLite adds beside it inherit that mode.
+        if create { try Self.createPrivately(path) }
         let db = try SQLiteConnection(path: path, create: create)
         bk_sqlite3_busy_timeout(db.handle, Self.busyTimeoutMilliseconds)
         // journal_mode returns a row, so it cannot go through execute's exec path silently failing.
@@ -36,6 +39,16 @@ public final class Store: Sendable {
         try db.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;")
         try Schema.migrate(db)
         connection = Mutex(db)
+    }
+
+    /// Creates an empty file at `path` with mode 0600 unless something is already there.
+    static func createPrivately(_ path: String) throws(FileSystemError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, HomePermissions.fileMode)
+        if fd >= 0 {
+            close(fd)
+        } else if errno != EEXIST {
+            throw FileSystemError(operation: "create", path: path, errno: errno)
+        }
     }
 
     /// Runs `body` in a read transaction on a read-only connection, which sees one consistent snapshot.
@@ -101,6 +114,32 @@ public final class Store: Sendable {
     /// The schema version the database is at.
     public var schemaVersion: Int {
         (try? read { db in try db.queryOne("PRAGMA user_version")?.int(0) ?? 0 }).map(Int.init) ?? 0
+    }
+
+    /// Copies the whole database into a new file at `destination` (created 0600) with SQLite's
+    /// online backup API. It runs as one step under one read transaction, so the copy is a
+    /// consistent snapshot while other processes go on writing (WAL mode lets them).
+    public func backup(to destination: String) throws {
+        try Self.createPrivately(destination)
+        let target = try SQLiteConnection(path: destination, create: true)
+        try connection.withLock { db throws in
+            var attempt = 0
+            while true {
+                guard let backup = bk_sqlite3_backup_init(target.handle, "main", db.handle, "main") else {
+                    throw target.error(sql: nil)
+                }
+                let step = bk_sqlite3_backup_step(backup, -1)
+                let finish = bk_sqlite3_backup_finish(backup)
+                if step == SQLITE_DONE && finish == SQLITE_OK { return }
+                let primary = step & 0xff
+                if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) && attempt < 50 {
+                    attempt += 1
+                    usleep(UInt32(min(attempt, 10)) * 20_000)
+                    continue
+                }
+                throw SQLiteError(code: step == SQLITE_DONE ? finish : step, message: target.lastMessage, sql: nil)
+            }
+        }
     }
 
     /// Runs SQLite's own consistency check and returns its complaints (empty when healthy).

@@ -167,7 +167,7 @@ struct IndexWriter {
         // Added before the string section is copied out.
         let sourcePath = try source.map { try string($0.path) } ?? SymbolIndexFormat.none
         let temporary = stem + ".index"
-        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
+        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SymbolicationError.fileSystem(FileSystemError(operation: "create", path: temporary, errno: errno)) }
         var closed = false
         defer {

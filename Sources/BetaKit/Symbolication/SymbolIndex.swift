@@ -84,7 +84,7 @@ public final class SymbolIndex: Sendable {
         do { file = try MappedFile(path: path) } catch { throw SymbolicationError.fileSystem(error) }
         let bytes = file.bytes
         func corrupt(_ reason: String) -> SymbolicationError { .corruptIndex(path: path, reason: reason) }
-        guard bytes.count >= SymbolIndexFormat.headerSize else { throw corrupt("it is only \(bytes.count) bytes long") }
+        guard bytes.count >= SymbolIndexFormat.headerSize else { throw corrupt("it is only \(bytes.count) byte\(bytes.count == 1 ? "" : "s") long") }
         guard Array(bytes[0 ..< 8]) == SymbolIndexFormat.magic else { throw corrupt("it does not start with the index signature") }
         func read<T: FixedWidthInteger>(_: T.Type, _ offset: Int) -> T {
             T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))

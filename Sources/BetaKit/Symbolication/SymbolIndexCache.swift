@@ -44,7 +44,9 @@ public final class SymbolIndexCache: Sendable {
     public init(directory: String) throws {
         self.directory = directory
         if FileKind(path: directory) != .directory {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            // Private like the rest of the home: indexes name the app's functions and source files.
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
         }
     }
 

@@ -76,11 +76,14 @@ final class BodyReader {
             return
         }
         if fileDescriptor < 0 {
-            var template = Array("\(directory)/betactl-body-XXXXXX".utf8CString)
-            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            // mkstemp creates the file 0600; the name carries our pid so start-up can tell a
+            // killed server's leftovers from a running one's (BodySpool.sweep).
+            var template = Array(BodySpool.template(in: directory).utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+            let code = errno
+            let path = template.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { String(cString: $0) } ?? directory }
             guard fd >= 0 else {
-                failure = .storage(path: path, errno: errno)
+                failure = .storage(path: path, errno: code)
                 return
             }
             fileDescriptor = fd

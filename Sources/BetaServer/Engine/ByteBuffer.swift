@@ -19,25 +19,23 @@ final class ByteBuffer {
 
     deinit { free(storage) }
 
-    /// Makes room for at least `count` more bytes after the written ones.
-    func reserve(_ count: Int) {
-        if capacity - writerIndex >= count { return }
-        if readerIndex > 0 {
-            if readable > 0, let storage { memmove(storage, storage + readerIndex, readable) }
+    /// Makes room for at least `count` more bytes after the written ones and returns that
+    /// writable tail, to be filled and then committed.
+    func reserve(_ count: Int) -> (start: UnsafeMutableRawPointer, count: Int) {
+        if let storage, capacity - writerIndex >= count { return (storage + writerIndex, capacity - writerIndex) }
+        if readerIndex > 0, let storage {
+            if readable > 0 { memmove(storage, storage + readerIndex, readable) }
             writerIndex -= readerIndex
             readerIndex = 0
-            if capacity - writerIndex >= count { return }
+            if capacity - writerIndex >= count { return (storage + writerIndex, capacity - writerIndex) }
         }
         var newCapacity = max(capacity, 4096)
         while newCapacity - writerIndex < count { newCapacity *= 2 }
         guard let grown = realloc(storage, newCapacity) else { fatalError("out of memory growing a connection buffer") }
         storage = grown
         capacity = newCapacity
+        return (grown + writerIndex, capacity - writerIndex)
     }
-
-    /// The writable tail after `reserve`.
-    var writablePointer: UnsafeMutableRawPointer { storage! + writerIndex }
-    var writableCount: Int { capacity - writerIndex }
 
     func commit(_ count: Int) { writerIndex += count }
 

@@ -38,6 +38,7 @@ extension Connection {
             }
             phase = .body(BodyReader(framing: head.framing, limit: limit, limits: core.configuration.limits,
                                      directory: core.configuration.temporaryDirectory))
+            bodyStartedAt = loop.now
             rateWindowStart = loop.now
             rateWindowBytes = 0
         }
@@ -74,29 +75,37 @@ extension Connection {
         let loop = self.loop
         let bound = LoopBound(value: self)
         let generation = self.generation
+        let log = core.log
         let work: @Sendable () async -> Void = {
             let response: Response
             do {
                 response = try await chain(finalRequest, context)
             } catch {
-                response = .text("500 Internal Server Error\n", status: .internalServerError)
+                // ErrorMiddleware answers every error it sees; this is only what escaped it.
+                log.message("error: \(finalRequest.method) \(finalRequest.path) failed outside the error middleware: \(error)")
+                response = .text("500 Internal Server Error: see the server log\n", status: .internalServerError)
             }
-            loop.run { bound.value.handlerFinished(response, generation: generation) }
+            loop.run {
+                loop.taskFinished()
+                bound.value.handlerFinished(response, generation: generation)
+            }
         }
-        Connection.spawn(work, execution: execution, loop: loop)
+        handlerTask = Connection.spawn(work, execution: execution, loop: loop)
     }
 
+    /// Starts `work` as a task the loop counts until it reports back, so shutdown can wait for it.
     static func spawn(_ work: @escaping @Sendable () async -> Void, execution: RouteOptions.Execution,
-                      loop: EventLoop) {
+                      loop: EventLoop) -> Task<Void, Never> {
+        loop.taskStarted()
         if execution == .eventLoop, #available(macOS 15.0, *), let executor = loop.executor {
-            Task(executorPreference: executor) { await work() }
-        } else {
-            Task { await work() }
+            return Task(executorPreference: executor) { await work() }
         }
+        return Task { await work() }
     }
 
-    /// Answers with an error status and closes, without running the handler chain.
-    func fail(_ status: HTTPStatus, _ message: String) {
+    /// Answers with an error status and closes, without running the handler chain; `requestID`
+    /// is sent as `X-Request-Id` so the client can quote it.
+    func fail(_ status: HTTPStatus, _ message: String, requestID: String? = nil) {
         var requestLine = "-"
         switch phase {
         case .body(let reader):
@@ -119,15 +128,25 @@ extension Connection {
             // Rejected requests never reach the middleware, so the access log line is written here.
             access("\(peer) - - [\(HTTPDate.commonLog(time(nil)))] \"\(requestLine)\" \(status.code) - \"-\" \"-\"")
         }
-        writeResponse(.text("\(status.code) \(status.reason): \(message)\n", status: status))
+        var response = Response.text("\(status.code) \(status.reason): \(message)\n", status: status)
+        if let requestID { response.headers.set("X-Request-Id", requestID) }
+        writeResponse(response)
     }
 
-    /// Sends 503 to a connection accepted beyond the connection cap.
-    func rejectOverCapacity() {
+    /// Sends 503 to a connection accepted beyond the server's or its client's connection cap.
+    func reject(_ admission: Admission) {
         phase = .handling
         keepAlive = false
-        writeResponse(.text("503 Service Unavailable: the server is at its connection limit; retry shortly\n",
-                            status: .serviceUnavailable))
+        let reason = switch admission {
+        case .clientFull:
+            "too many connections from your address (the limit is \(core.configuration.maxConnectionsPerIP)); "
+                + "close some or retry shortly"
+        default:
+            "the server is at its connection limit; retry shortly"
+        }
+        var response = Response.text("503 Service Unavailable: \(reason)\n", status: .serviceUnavailable)
+        response.headers.set("Retry-After", "5")
+        writeResponse(response)
     }
 
     func drain() {

@@ -14,6 +14,7 @@ extension Connection {
     }
 
     func handlerFinished(_ response: Response, generation: Int) {
+        if generation == self.generation { handlerTask = nil }
         guard !closed, generation == self.generation, case .handling = phase else { return }
         writeResponse(response)
     }
@@ -109,8 +110,9 @@ extension Connection {
         while !closed, canWrite, let item = outbound.first {
             switch item {
             case .bytes(let bytes, let offset):
+                // Queued byte items are never empty (OutboundQueue.append drops empty ones).
                 let written = bytes.withUnsafeBytes { buffer in
-                    write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    buffer.baseAddress.map { write(fd, $0 + offset, buffer.count - offset) } ?? 0
                 }
                 if written < 0 {
                     if errno == EINTR { continue }
@@ -169,10 +171,10 @@ extension Connection {
 
     /// Fallback when sendfile is unavailable: pread into the loop's scratch buffer, then write.
     private func copyFileChunk(_ file: OpenFile, offset: Int64, count: Int) -> Int64 {
-        let length = min(count, loop.scratch.count)
-        let got = pread(file.descriptor, loop.scratch.baseAddress!, length, off_t(offset))
+        let length = min(count, EventLoop.scratchSize)
+        let got = pread(file.descriptor, loop.scratch, length, off_t(offset))
         if got <= 0 { return Int64(got) }
-        let written = write(fd, loop.scratch.baseAddress!, got)
+        let written = write(fd, loop.scratch, got)
         return Int64(written)
     }
 
@@ -199,14 +201,19 @@ extension Connection {
         let loop = self.loop
         let bound = LoopBound(value: self)
         let generation = self.generation
-        Task {
+        streamTask = Connection.spawn({
+            var failure: (any Error)?
             do {
                 try await producer(writer)
-                loop.run { bound.value.finishStream(generation: generation, error: nil) }
             } catch {
-                loop.run { bound.value.finishStream(generation: generation, error: error) }
+                failure = error
             }
-        }
+            let outcome = failure
+            loop.run {
+                loop.taskFinished()
+                bound.value.finishStream(generation: generation, error: outcome)
+            }
+        }, execution: .concurrent, loop: loop)
     }
 
     func streamWrite(_ bytes: [UInt8], generation: Int, continuation: CheckedContinuation<Void, Error>) {
@@ -232,9 +239,10 @@ extension Connection {
     }
 
     func finishStream(generation: Int, error: Error?) {
+        if generation == self.generation { streamTask = nil }
         guard !closed, generation == self.generation, !responseComplete else { return }
         if let error {
-            if !(error is ConnectionClosedError) {
+            if !(error is ConnectionClosedError) && !(error is CancellationError) {
                 core.log.message("error: streaming response body failed: \(error); closing the connection")
             }
             close()

@@ -15,8 +15,14 @@ extension Connection {
                 close()
             }
         case .body:
-            if rateTooLow(now: now, timeouts: timeouts) {
-                fail(.requestTimeout, "the request body arrived slower than \(timeouts.minimumDataRate) bytes/s")
+            if now &- bodyStartedAt < timeouts.bodyGrace.nanoseconds {
+                // Within the grace period (connection set-up, a slow start, a client waiting for
+                // 100 Continue) nothing is measured; the rate windows begin when it ends.
+                rateWindowStart = now
+                rateWindowBytes = 0
+            } else if rateTooLow(now: now, timeouts: timeouts) {
+                fail(.requestTimeout, "the request body arrived slower than \(timeouts.minimumDataRate) bytes/s "
+                    + "over \(timeouts.dataRateWindow); send it faster or in a smaller piece")
             }
         case .responding:
             if outbound.isEmpty {

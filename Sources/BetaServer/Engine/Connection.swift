@@ -22,7 +22,7 @@ final class Connection {
     let token: UInt64
     unowned let loop: EventLoop
     let peer: String
-    let admitted: Bool
+    let admission: Admission
     let input = ByteBuffer()
     var parser: RequestHeadParser
     var phase: Phase = .head
@@ -45,22 +45,27 @@ final class Connection {
     var streamContinuation: CheckedContinuation<Void, Error>?
     /// The current response's `onFinish`, called once when it is written or abandoned.
     var finishHook: (@Sendable (ResponseOutcome) -> Void)?
+    /// The running request handler, cancelled when the client goes away or the connection is closed.
+    var handlerTask: Task<Void, Never>?
+    /// The task producing a streamed response body, cancelled likewise.
+    var streamTask: Task<Void, Never>?
 
     // Timers (monotonic nanoseconds).
     var phaseStartedAt: UInt64
     var headFirstByteAt: UInt64 = 0
+    var bodyStartedAt: UInt64 = 0
     var rateWindowStart: UInt64 = 0
     var rateWindowBytes: Int64 = 0
     var lingerDeadline: UInt64 = 0
 
     var core: ServerCore { loop.core }
 
-    init(fd: Int32, token: UInt64, loop: EventLoop, peer: String, admitted: Bool) {
+    init(fd: Int32, token: UInt64, loop: EventLoop, peer: String, admission: Admission) {
         self.fd = fd
         self.token = token
         self.loop = loop
         self.peer = peer
-        self.admitted = admitted
+        self.admission = admission
         self.parser = RequestHeadParser(limits: loop.core.configuration.limits)
         self.phaseStartedAt = loop.now
     }
@@ -87,9 +92,9 @@ final class Connection {
                 discardInput()
                 return
             }
-            input.reserve(16 * 1024)
-            let requested = min(input.writableCount, 64 * 1024)
-            let count = read(fd, input.writablePointer, requested)
+            let space = input.reserve(16 * 1024)
+            let requested = min(space.count, 64 * 1024)
+            let count = read(fd, space.start, requested)
             if count > 0 {
                 // A short read drained the socket; edge-triggered polling reports the next arrival,
                 // so skip the read that would only return EAGAIN (one syscall per request saved).
@@ -122,7 +127,13 @@ final class Connection {
             }
         case .body:
             fail(.badRequest, "the request ended before its body was complete")
-        case .handling, .responding:
+        case .handling:
+            // Like Go's net/http, a client that stops sending while its request is handled has
+            // gone away: the handler is cancelled. A response it still produces is written and
+            // the connection closed, so a client that only half-closed is answered all the same.
+            keepAlive = false
+            handlerTask?.cancel()
+        case .responding:
             keepAlive = false
         case .lingering:
             close()
@@ -131,7 +142,7 @@ final class Connection {
 
     private func discardInput() {
         while canRead {
-            let count = read(fd, loop.scratch.baseAddress!, loop.scratch.count)
+            let count = read(fd, loop.scratch, EventLoop.scratchSize)
             if count > 0 { continue }
             if count < 0 && errno == EINTR { continue }
             canRead = false
@@ -195,8 +206,11 @@ final class Connection {
         case .tooLarge(let limit):
             fail(.contentTooLarge, "the body exceeds this endpoint's limit of \(limit) bytes; send a smaller body")
         case .storage(let path, let code):
-            core.log.message("error: cannot spool a request body to \(path): errno \(code); check free space")
-            fail(.internalServerError, "the server could not store the request body")
+            // The client learns only the request id; the path and the system's reason stay in the log.
+            let id = RequestIDMiddleware.makeID()
+            core.log.message("error: request \(id): cannot spool a request body to \(path): "
+                + "\(String(cString: strerror(code))) (errno \(code)); check the temporary directory and free space")
+            fail(.internalServerError, "request \(id) failed; see the server log", requestID: id)
         }
     }
 
@@ -221,9 +235,13 @@ final class Connection {
         }
         _ = systemClose(fd)
         loop.remove(self)
-        core.release(admitted: admitted)
+        core.release(admission, peer: peer)
         if case .body(let reader) = phase { reader.discard() }
         outbound.removeAll()
+        handlerTask?.cancel()
+        handlerTask = nil
+        streamTask?.cancel()
+        streamTask = nil
         if let continuation = streamContinuation {
             streamContinuation = nil
             continuation.resume(throwing: ConnectionClosedError())

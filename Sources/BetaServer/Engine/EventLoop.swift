@@ -4,13 +4,11 @@ import Glibc
 import Darwin
 #endif
 import CSystemShim
-import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// One thread running a poller (epoll or kqueue) over its connections, plus a queue of work from other threads.
 ///
@@ -18,21 +16,22 @@ import Synchronization
 /// loop's thread. Other threads (handler tasks) reach it with `execute`, which
 /// queues the closure and wakes the poller.
 final class EventLoop: @unchecked Sendable {
-    enum Work {
-        case closure(@Sendable () -> Void)
-        case job(UnownedJob)
-        /// An accepted socket handed over by the loop that accepted it.
-        case adopt(fd: Int32, peer: String, admitted: Bool)
-    }
+    typealias Work = LoopMailbox.Work
+
+    /// How long a loop whose `accept` ran out of descriptors waits before trying again when none
+    /// of its own connections closes meanwhile (descriptors freed elsewhere wake nobody).
+    static let acceptRetry: Duration = .seconds(1)
+    /// How long a stopping loop waits, after the drain deadline cancelled them, for request
+    /// handlers to notice and finish.
+    static let cancellationGrace: Duration = .seconds(1)
+    /// Size of the buffer for discarded input and the sendfile fallback.
+    static let scratchSize = 64 * 1024
 
     let index: Int
     let core: ServerCore
+    let mailbox: LoopMailbox
     private let poller: Int32
     private let waker: Int32
-    private let queue = Mutex<[Work]>([])
-    private let wakePending = Atomic<Bool>(false)
-    private let threadID = Atomic<UInt>(0)
-    private let finished = Atomic<Bool>(false)
     private var executorStorage: AnyObject?
 
     // Loop-confined state.
@@ -44,10 +43,14 @@ final class EventLoop: @unchecked Sendable {
     private var nextToken: UInt64 = 1 << 32
     private(set) var draining = false
     private var drainDeadline: UInt64 = 0
+    private var acceptPaused = false
+    private var acceptRetryAt: UInt64 = 0
+    /// Request handler and response streaming tasks started by this loop's connections and not yet finished.
+    private(set) var runningTasks = 0
     private var dateSecond: time_t = 0
     private(set) var dateField: [UInt8] = []
     private(set) var now: UInt64 = Monotonic.now()
-    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    let scratch = UnsafeMutableRawPointer.allocate(byteCount: EventLoop.scratchSize, alignment: 16)
 
     init(index: Int, core: ServerCore) throws(ServerError) {
         self.index = index
@@ -57,10 +60,19 @@ final class EventLoop: @unchecked Sendable {
         poller = shim_poller_create(&wakerFD)
         guard poller >= 0 else { throw .system(operation: "creating the event poller", errno: errno) }
         waker = wakerFD
-        if #available(macOS 15.0, *) { executorStorage = LoopExecutor(loop: self) }
+        mailbox = LoopMailbox(waker: wakerFD)
+        if #available(macOS 15.0, *) { executorStorage = LoopExecutor(mailbox: mailbox) }
     }
 
     deinit {
+        // A loop that never ran (a failed start) still owns its poller, and tasks may still hold
+        // its executor: closing the mailbox releases both, and later jobs run elsewhere.
+        let poller = self.poller, waker = self.waker
+        let leftovers = mailbox.close {
+            close(poller)
+            if waker != poller { close(waker) }
+        }
+        for work in leftovers { dispose(work) }
         scratch.deallocate()
     }
 
@@ -68,15 +80,7 @@ final class EventLoop: @unchecked Sendable {
     @available(macOS 15.0, *)
     var executor: LoopExecutor? { executorStorage as? LoopExecutor }
 
-    var inLoop: Bool { threadID.load(ordering: .acquiring) == EventLoop.currentThreadID() }
-
-    static func currentThreadID() -> UInt {
-        #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
-        #else
-        UInt(pthread_self())
-        #endif
-    }
+    var inLoop: Bool { mailbox.onLoopThread }
 
     /// Runs `work` on the loop: inline when already there, otherwise queued.
     func run(_ work: @escaping @Sendable () -> Void) {
@@ -84,28 +88,20 @@ final class EventLoop: @unchecked Sendable {
     }
 
     func enqueue(_ work: Work) {
-        if finished.load(ordering: .acquiring) {
-            EventLoop.runElsewhere(work, loop: self)
-            return
-        }
-        queue.withLock { $0.append(work) }
-        if !inLoop && !wakePending.exchange(true, ordering: .acquiringAndReleasing) {
-            _ = shim_waker_signal(waker)
-        }
+        if !mailbox.post(work) { dispose(work) }
     }
 
-    /// After the loop ends, queued task jobs still need a thread; closures for dead connections are dropped.
-    private static func runElsewhere(_ work: Work, loop: EventLoop) {
-        if case .adopt(let fd, _, let admitted) = work {
+    /// Work that arrives after the loop ended: a handed-over socket is closed, a task job still
+    /// needs a thread, and closures for connections that no longer exist are dropped.
+    private func dispose(_ work: Work) {
+        switch work {
+        case .adopt(let fd, let peer, let admission):
             close(fd)
-            loop.core.release(admitted: admitted)
-            return
-        }
-        guard case .job(let job) = work else { return }
-        if #available(macOS 15.0, *), let executor = loop.executor {
-            let unowned = executor.asUnownedTaskExecutor()
-            let bound = LoopBound(value: job)
-            DispatchQueue.global().async { bound.value.runSynchronously(on: unowned) }
+            core.release(admission, peer: peer)
+        case .job(let job):
+            if #available(macOS 15.0, *), let executor { executor.runElsewhere(job) }
+        case .closure:
+            break
         }
     }
 
@@ -119,15 +115,16 @@ final class EventLoop: @unchecked Sendable {
     // MARK: Thread body
 
     func runLoop() {
-        threadID.store(EventLoop.currentThreadID(), ordering: .releasing)
+        mailbox.bindToCurrentThread()
         var tokens = [UInt64](repeating: 0, count: 256)
         var events = [UInt32](repeating: 0, count: 256)
         let tick = core.configuration.timeouts.tick.nanoseconds
         var nextTick = Monotonic.now() &+ tick
         while true {
             runQueued()
-            if draining && connections.isEmpty { break }
-            let pending = queue.withLock { !$0.isEmpty }
+            if draining && connections.isEmpty
+                && (runningTasks == 0 || now >= drainDeadline &+ EventLoop.cancellationGrace.nanoseconds) { break }
+            let pending = mailbox.hasWork
             let timeout = pending ? 0 : Int32(max(1, min(1000, Int64(nextTick &- min(nextTick, Monotonic.now())) / 1_000_000)))
             let count = shim_poller_wait(poller, &tokens, &events, 256, timeout)
             now = Monotonic.now()
@@ -139,34 +136,30 @@ final class EventLoop: @unchecked Sendable {
                 nextTick = now &+ tick
             }
         }
-        for connection in Array(connections.values) { connection.close() }
-        finished.store(true, ordering: .releasing)
-        let leftovers = queue.withLock { queue in
-            let items = queue
-            queue.removeAll()
-            return items
+        if runningTasks > 0 {
+            core.log.message("warning: \(runningTasks) request handler\(runningTasks == 1 ? "" : "s") did not stop "
+                + "when cancelled at the end of the shutdown grace period; stopping without \(runningTasks == 1 ? "it" : "them")")
         }
-        for work in leftovers { EventLoop.runElsewhere(work, loop: self) }
-        close(poller)
-        if waker != poller { close(waker) }
+        for connection in Array(connections.values) { connection.close() }
+        let poller = self.poller, waker = self.waker
+        let leftovers = mailbox.close {
+            close(poller)
+            if waker != poller { close(waker) }
+        }
+        for work in leftovers { dispose(work) }
         siblings = []
         core.loopFinished()
     }
 
     private func runQueued() {
-        wakePending.store(false, ordering: .releasing)
         var rounds = 0
         while rounds < 4 {
-            let items = queue.withLock { queue -> [Work] in
-                let items = queue
-                queue.removeAll(keepingCapacity: true)
-                return items
-            }
+            let items = mailbox.takeAll()
             if items.isEmpty { return }
             for item in items {
                 switch item {
                 case .closure(let work): work()
-                case .adopt(let fd, let peer, let admitted): adopt(fd: fd, peer: peer, admitted: admitted)
+                case .adopt(let fd, let peer, let admission): adopt(fd: fd, peer: peer, admission: admission)
                 case .job(let job):
                     if #available(macOS 15.0, *), let executor {
                         job.runSynchronously(on: executor.asUnownedTaskExecutor())
@@ -192,22 +185,28 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func acceptConnections(_ listener: Int32) {
-        guard !draining else { return }
+        guard !draining, !acceptPaused else { return }
         var address = [CChar](repeating: 0, count: 64)
         var port: Int32 = 0
         for _ in 0..<64 {
             let fd = shim_accept(listener, &address, Int32(address.count), &port)
             if fd < 0 {
-                if errno == EMFILE || errno == ENFILE {
-                    core.log.message("warning: out of file descriptors; raise the limit with ulimit -n")
+                switch errno {
+                case EINTR, ECONNABORTED:
+                    continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    pauseAccepting()
+                    return
+                default:
+                    return  // EAGAIN: nothing more is waiting
                 }
-                return
             }
-            let peer = address.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            let admitted = core.admit()
-            if !admitted && core.rejecting.load(ordering: .relaxed) > 256 {
+            let peer = address.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { String(cString: $0) } ?? "" }
+            let admission = core.admit(peer: peer)
+            if !admission.isAdmitted && core.rejecting.load(ordering: .relaxed) > core.budget.lingeringRefusals {
                 shim_set_abortive_close(fd)
                 close(fd)
+                core.release(admission, peer: peer)
                 continue
             }
             // Whichever loop wins the accept race would otherwise keep a whole burst of connections
@@ -215,37 +214,68 @@ final class EventLoop: @unchecked Sendable {
             let target = siblings.isEmpty ? self : siblings[nextSibling % siblings.count]
             nextSibling &+= 1
             if target === self {
-                adopt(fd: fd, peer: peer, admitted: admitted)
+                adopt(fd: fd, peer: peer, admission: admission)
             } else {
-                target.enqueue(.adopt(fd: fd, peer: peer, admitted: admitted))
+                target.enqueue(.adopt(fd: fd, peer: peer, admission: admission))
             }
         }
     }
 
+    /// Out of descriptors: a level-triggered listener would report the waiting connection again
+    /// at once, and the loop would spin. It leaves the poller until a descriptor frees (one of
+    /// this loop's connections closes) or `acceptRetry` passes; the waiting clients stay queued
+    /// in the listen backlog meanwhile.
+    private func pauseAccepting() {
+        guard !acceptPaused else { return }
+        acceptPaused = true
+        acceptRetryAt = now &+ EventLoop.acceptRetry.nanoseconds
+        for listener in listeners { _ = shim_poller_remove(poller, listener) }
+        core.descriptorsExhausted(now: now)
+    }
+
+    private func resumeAccepting() {
+        guard acceptPaused, !draining else { return }
+        acceptPaused = false
+        for (position, listener) in listeners.enumerated() {
+            _ = shim_poller_add_listener(poller, listener, UInt64(position + 1))
+        }
+    }
+
     /// Takes ownership of an accepted socket on this loop's thread.
-    func adopt(fd: Int32, peer: String, admitted: Bool) {
+    func adopt(fd: Int32, peer: String, admission: Admission) {
         if draining {
             close(fd)
-            core.release(admitted: admitted)
+            core.release(admission, peer: peer)
             return
         }
         let token = nextToken
         nextToken &+= 1
-        let connection = Connection(fd: fd, token: token, loop: self, peer: peer, admitted: admitted)
+        let connection = Connection(fd: fd, token: token, loop: self, peer: peer, admission: admission)
         guard shim_poller_add(poller, fd, token) == 0 else {
             connection.close()
             return
         }
         connections[token] = connection
-        if !admitted { connection.rejectOverCapacity() }
+        if !admission.isAdmitted { connection.reject(admission) }
     }
 
+    /// Forgets a closed connection; its descriptor is free again, so accepting may resume.
     func remove(_ connection: Connection) {
         connections[connection.token] = nil
+        resumeAccepting()
     }
 
+    /// Counts a task a connection started; `taskFinished` must follow on this loop.
+    func taskStarted() { runningTasks += 1 }
+
+    /// Counts a task as done; a draining loop stops once none is left.
+    func taskFinished() { runningTasks -= 1 }
+
     private func timers() {
+        if acceptPaused && now >= acceptRetryAt { resumeAccepting() }
         if draining && now >= drainDeadline {
+            // Closing cancels every connection's running handler; the loop then waits up to
+            // `cancellationGrace` for them to finish.
             for connection in Array(connections.values) { connection.close() }
             return
         }
@@ -269,17 +299,5 @@ final class EventLoop: @unchecked Sendable {
         drainDeadline = deadline
         for listener in listeners { _ = shim_poller_remove(poller, listener) }
         for connection in Array(connections.values) { connection.drain() }
-    }
-}
-
-/// Runs Swift tasks on an event loop thread, so handlers that opt in avoid a thread hop per request.
-@available(macOS 15.0, *)
-final class LoopExecutor: TaskExecutor, @unchecked Sendable {
-    unowned let loop: EventLoop
-
-    init(loop: EventLoop) { self.loop = loop }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        loop.enqueue(.job(UnownedJob(job)))
     }
 }

@@ -66,6 +66,16 @@ public final class HTTPServer: Sendable {
     @discardableResult
     public func start() throws(ServerError) -> [ListenAddress] {
         shim_ignore_sigpipe()
+        let budget = DescriptorBudget.raise()
+        if budget.connectionCapacity < configuration.maxConnections {
+            log.message("note: the open-file limit is \(budget.limit) (ulimit -n), so at most \(budget.connectionCapacity) "
+                + "connections are served at once instead of \(configuration.maxConnections); raise the limit to allow more")
+        }
+        let swept = BodySpool.sweep(directory: configuration.temporaryDirectory)
+        if swept > 0 {
+            log.message("removed \(swept) request body spool file\(swept == 1 ? "" : "s") that a stopped server left in "
+                + configuration.temporaryDirectory)
+        }
         var listeners: [Int32] = []
         var bound: [ListenAddress] = []
         do {
@@ -79,7 +89,8 @@ public final class HTTPServer: Sendable {
             throw error
         }
         let chain = MiddlewareChain.build(HTTPServer.standardMiddleware(trusted: trusted, log: log) + middleware)
-        let core = ServerCore(configuration: configuration, router: router, chain: chain, trusted: trusted, log: log) {
+        let core = ServerCore(configuration: configuration, router: router, chain: chain, trusted: trusted, log: log,
+                              budget: budget) {
             [weak self] in self?.loopFinished()
         }
         var loops: [EventLoop] = []
@@ -121,7 +132,9 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops accepting, closes idle connections, lets in-flight responses finish within `gracePeriod`
-    /// (default `timeouts.shutdownGrace`), then closes everything.
+    /// (default `timeouts.shutdownGrace`), then closes everything, which cancels the request
+    /// handlers still running; `waitUntilStopped` returns once they have finished (or a second
+    /// after the deadline for handlers that ignore cancellation).
     public func shutdown(gracePeriod: Duration? = nil) {
         let grace = (gracePeriod ?? configuration.timeouts.shutdownGrace).nanoseconds
         let deadline = Monotonic.now() &+ grace

@@ -14,8 +14,13 @@ public struct ServerConfiguration: Sendable {
     public var limits = HTTPLimits()
     /// Deadlines and minimum data rates.
     public var timeouts = ServerTimeouts()
-    /// Most simultaneous connections; further ones get 503 and are closed.
+    /// Most simultaneous connections; further ones get 503 and are closed. Lowered at start-up to
+    /// what the open-file limit allows (two descriptors per connection, after a reserve), so the
+    /// 503 comes before the descriptors run out.
     public var maxConnections: Int = 10_000
+    /// Most simultaneous connections from one client address; further ones get 503 and are
+    /// closed. Trusted proxies are exempt (they carry everyone's connections); 0 disables the cap.
+    public var maxConnectionsPerIP: Int = 64
     /// Peers whose `X-Forwarded-*` headers are believed (addresses or CIDR blocks, e.g. `10.0.0.0/8`).
     public var trustedProxies: [String] = []
     /// Where large request bodies are spooled.
@@ -77,6 +82,9 @@ public struct ServerTimeouts: Sendable, Equatable {
     public var idle: Duration = .seconds(60)
     /// Minimum average rate, in bytes per second, for request bodies and responses, measured per window.
     public var minimumDataRate: Int = 1024
+    /// How long a request body may take before the minimum data rate applies to it (like the
+    /// header deadline, a fixed allowance from the end of the request head).
+    public var bodyGrace: Duration = .seconds(10)
     /// The window over which the minimum data rate is measured.
     public var dataRateWindow: Duration = .seconds(10)
     /// How long to keep reading (and discarding) after a server-initiated close so the client sees the response.

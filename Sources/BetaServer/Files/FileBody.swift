@@ -18,7 +18,12 @@ public final class OpenFile: Sendable {
             let code = errno
             if code == ENOENT || code == ENOTDIR { throw HTTPError(.notFound, "no such file") }
             if code == EACCES { throw HTTPError(.forbidden, "file is not readable") }
-            throw HTTPError(.internalServerError, "cannot open \(path): errno \(code)")
+            if code == EMFILE || code == ENFILE {
+                throw HTTPError(.serviceUnavailable, "cannot open \(path): out of file descriptors (errno \(code))",
+                                headers: ["Retry-After": "5"])
+            }
+            // The path and errno are for the log; ErrorMiddleware shows the client only the request id.
+            throw HTTPError(.internalServerError, "cannot open \(path): \(String(cString: strerror(code))) (errno \(code))")
         }
         descriptor = fd
         self.path = path

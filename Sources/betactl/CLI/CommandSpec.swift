@@ -25,6 +25,7 @@ enum CommandGroup: String, CaseIterable, Sendable {
     case releases = "Releases and symbols"
     case crashes = "Crash reports"
     case server = "Server"
+    case maintenance = "Backup and maintenance"
 }
 
 /// A positional argument.

@@ -28,14 +28,22 @@ struct Invocation: Sendable {
         Home.resolvePath(explicit: arguments.value("--home"), environment: environment)
     }
 
-    /// Opens the initialised home, or fails with how to create one.
-    func openHome() throws -> Home { try Home.open(at: homePath) }
+    /// Opens the initialised home, or fails with how to create one; says so on standard error
+    /// when opening made loose permissions private.
+    func openHome() throws -> Home {
+        let home = try Home.open(at: homePath)
+        if let notice = home.permissionNotice { note(notice) }
+        return home
+    }
 
     /// Writes a line to standard output.
     func print(_ line: String = "") { console.writeOut(line + "\n") }
 
     /// Writes a line to standard error.
     func printError(_ line: String) { console.writeError(line + "\n") }
+
+    /// Something the user should know that is not a problem, on standard error.
+    func note(_ line: String) { console.writeError(errorStyle.dim("note:") + " " + line + "\n") }
 
     /// A warning on standard error, marked in yellow on a terminal.
     func warn(_ line: String) { console.writeError(errorStyle.yellow("warning:") + " " + line + "\n") }

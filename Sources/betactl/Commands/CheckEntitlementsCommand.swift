@@ -18,7 +18,7 @@ enum CheckEntitlementsCommand: BetactlCommand {
         let path = invocation.arguments.argument("APP") ?? ""
         let override = try invocation.arguments.value("--profile").map { try ProfileArgument.load($0, invocation: invocation) }
         let work = FileManager.default.temporaryDirectory.path + "/betactl-check-\(UInt32.random(in: 0 ... UInt32.max))"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: work) }
         let artifact = try ArtifactIngestor(workDirectory: work).ingest(path: path)
         guard let app = artifact.app else { throw CommandFailure(description: "\(path) is a dSYM, not an app; pass an .ipa or .xcarchive", category: .invalidInput) }

@@ -9,6 +9,7 @@ enum CommandRegistry {
         ReleaseCommand.self, AddSymbolsCommand.self, SymbolsCommand.self, ReleasesCommand.self, ShowReleaseCommand.self, RevokeCommand.self,
         SymbolicateCommand.self,
         ServeCommand.self,
+        BackupCommand.self, VerifyCommand.self, RestoreCommand.self,
     ] }
 
     static var names: [String] { all.map { $0.spec.name } }

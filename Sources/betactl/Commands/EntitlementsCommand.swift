@@ -23,7 +23,7 @@ enum EntitlementsCommand: BetactlCommand {
         let bytes = try PlistValue.dictionary(entitlements).xmlBytes()
         if let output = args.value("--output") {
             try FileIO.writeAtomically(bytes, to: output)
-            invocation.print("Wrote \(entitlements.count) entitlements for \(bundleID) to \(output)")
+            invocation.print("Wrote \(entitlements.count) entitlement\(entitlements.count == 1 ? "" : "s") for \(bundleID) to \(output)")
         } else {
             invocation.console.writeOut(String(decoding: bytes, as: UTF8.self))
         }

@@ -51,7 +51,12 @@ enum ImportDevicesCommand: BetactlCommand {
         if !report.alreadyRegistered.isEmpty { summary += " (\(report.alreadyRegistered.count) already registered, left unchanged)" }
         invocation.print(summary + ".")
         if !report.assumedFamily.isEmpty {
-            invocation.print("\(report.assumedFamily.count) ios device\(report.assumedFamily.count == 1 ? " does" : "s do") not say \(report.assumedFamily.count == 1 ? "its" : "their") kind and \(report.assumedFamily.count == 1 ? "was" : "were") counted as \(report.defaultFamily.pluralName); pass --family to choose another family.")
+            let count = report.assumedFamily.count
+            let family = count == 1 ? report.defaultFamily.withArticle : report.defaultFamily.pluralName
+            let unsaid = "\(count) ios device\(count == 1 ? " does" : "s do") not say \(count == 1 ? "its" : "their") kind"
+            // With --family the user already chose; without it, say how to choose.
+            let how = args.value("--family") == nil ? "; pass --family to choose another family" : ", as --family says"
+            invocation.print("\(unsaid) and \(count == 1 ? "was" : "were") counted as \(family)\(how).")
         }
     }
 }

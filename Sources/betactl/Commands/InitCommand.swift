@@ -25,6 +25,7 @@ enum InitCommand: BetactlCommand {
         let change = HomeSettingsChange(teamID: args.value("--team-id"), membershipRenewal: renewal, publicURL: args.value("--public-url"),
                                         brandName: args.value("--brand-name"), brandColor: args.value("--brand-color"))
         let result = try Home.initialise(at: invocation.homePath, change: change, now: invocation.now)
+        if let notice = result.home.permissionNotice { invocation.note(notice) }
         let settings = result.home.settings
         let style = invocation.style
         if result.created {

@@ -19,8 +19,9 @@ enum ReleaseCommand: BetactlCommand {
             .repeated("--group", "G", "Offer the release only to group G (default: everyone)."),
             .repeated("--allow-profile-type", "TYPE", "Also accept a development or enterprise profile."),
             .flag("--allow-missing-symbols", "Release even when executables have no dSYM (they are still recorded)."),
+            .flag("--again", "Publish a build that was already released (the same package SHA-256) as a new release."),
         ],
-        discussion: "Refuses, listing every reason at once, when the embedded profile is not ad hoc or has expired, does not cover the bundle id, the signed entitlements are not allowed by it, or an executable slice has no matching dSYM. Publishing is atomic: an interrupted release leaves no trace. The new symbols are then indexed into <home>/cache/symbols/ so crash reports symbolicate at once; an index that cannot be built is only a warning (symbolicate rebuilds it).",
+        discussion: "Refuses, listing every reason at once, when the embedded profile is not ad hoc or has expired, does not cover the bundle id, the signed entitlements are not allowed by it, or an executable slice has no matching dSYM. Publishing is atomic: an interrupted release leaves no trace. A build already released (the same package SHA-256; for an .xcarchive, the ipa packaged from it) is refused naming that release, unless --again is given. The new symbols are then indexed into <home>/cache/symbols/ so crash reports symbolicate at once; an index that cannot be built is only a warning (symbolicate rebuilds it).",
         group: .releases)
 
     static func run(_ invocation: Invocation) async throws {
@@ -47,7 +48,8 @@ enum ReleaseCommand: BetactlCommand {
         do {
             defer { progress.finish() }
             result = try archive.release(
-                ReleaseRequest(path: path, dsymPaths: args.values("--dsym"), notes: notes, groups: args.values("--group"), policy: policy),
+                ReleaseRequest(path: path, dsymPaths: args.values("--dsym"), notes: notes, groups: args.values("--group"), policy: policy,
+                               again: args.flag("--again")),
                 devices: devices, now: invocation.now, progress: progress.handler)
         }
         for warning in result.validation.warnings { invocation.warn(warning.description) }
@@ -58,5 +60,8 @@ enum ReleaseCommand: BetactlCommand {
         invocation.print("  offered to    \(ArchiveJSON.offerSummary(release, testers: try Roster(home: home).testers()))")
         invocation.print("  testers install it from their own page (`betactl show-tester NAME` prints its link)")
         invocation.print("  symbols       \(result.addedSymbols.count) new slice\(result.addedSymbols.count == 1 ? "" : "s") archived")
+        if let earlier = result.earlierRelease {
+            invocation.print("  again         the same package as release \(earlier)")
+        }
     }
 }

@@ -19,6 +19,8 @@ enum ServeCommand: BetactlCommand {
             .value("--max-connections", "N", "Most simultaneous connections; more get 503 (default 10000)."),
             .value("--templates", "DIR", "Page templates that replace the built-in ones of the same name (branding)."),
             .value("--web", "DIR", "Static files (CSS, JS, images) that replace the built-in ones of the same path."),
+            .value("--max-connections-per-ip", "N",
+                   "Most simultaneous connections from one client address; more get 503 (default 64, 0 for no cap; trusted proxies are exempt)."),
             .flag("--no-access-log", "Do not write the access log to standard error."),
         ],
         discussion: "Put it behind a TLS-terminating proxy such as nginx or Caddy and pass that proxy with "
@@ -44,7 +46,7 @@ enum ServeCommand: BetactlCommand {
         log.message("serving the betactl home at \(home.path); public URL \(home.settings.publicURL)")
         app.start()
         defer { app.stop() }
-        try await BetaServer.serve(configuration: configuration, router: app.router, middleware: app.middleware, log: log,
+        try await HTTPServer.serve(configuration: configuration, router: app.router, middleware: app.middleware, log: log,
                                    onListening: onListening)
     }
 
@@ -78,6 +80,12 @@ enum ServeCommand: BetactlCommand {
                 throw UsageError(message: "--max-connections needs a positive number, got \(text)", command: spec.name)
             }
             configuration.maxConnections = value
+        }
+        if let text = args.value("--max-connections-per-ip") {
+            guard let value = Int(text), value >= 0 else {
+                throw UsageError(message: "--max-connections-per-ip needs a number (0 for no cap), got \(text)", command: spec.name)
+            }
+            configuration.maxConnectionsPerIP = value
         }
         configuration.temporaryDirectory = home.temporaryPath
         return configuration

@@ -46,7 +46,7 @@ enum FileIO {
     /// Writes `bytes` to `path` atomically: a reader sees the old file or the whole new one, never half.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
         let temporary = path + ".betactl-\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileSystemError(operation: "create", path: temporary, errno: errno) }
         var offset = 0
         while offset < bytes.count {

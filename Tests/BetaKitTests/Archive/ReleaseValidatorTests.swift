@@ -116,7 +116,7 @@ import TestSupport
         ])
         let dsym = try Self.ingest("Beta.app.dSYM.zip", work)
         #expect(ReleaseValidator.validate(build: dsym, availableSymbols: [], devices: [], now: FormatsFixtures.now).refusals.map(\.description) ==
-            ["the input is a dsym, not an app build; pass an .ipa or .xcarchive (use add-symbols for dSYMs)"])
+            ["the input is a dSYM, not an app build; pass an .ipa or .xcarchive (use add-symbols for dSYMs)"])
     }
 
     @Test func refusesUnsignedExecutables() throws {

@@ -93,3 +93,21 @@ import Testing
         #expect(usage.year.renews.description == "2027-06-01")
     }
 }
+
+extension DeviceLimitTests {
+    @Test func refusalsNameTheFamilyWithItsArticle() throws {
+        let udid = RosterFixture.udid(9)
+        let renews = try #require(CalendarDate(iso: "2027-03-01"))
+        let phone = RosterError.limitReached(udid, family: .iphone, used: 100, limit: 100, removedStillCounting: 0, renews: renews)
+        #expect(phone.description.hasPrefix("device \(udid) is an iPhone: all 100 of 100 iPhone slots"))
+        let watch = RosterError.limitReached(udid, family: .watch, used: 100, limit: 100, removedStillCounting: 3, renews: renews)
+        #expect(watch.description.hasPrefix("device \(udid) is an Apple Watch: all 100 of 100 Apple Watch slots"))
+        #expect(watch.description.contains("3 removed devices still count until 2027-03-01"))
+        let mac = RosterError.limitReached(udid, family: .mac, used: 100, limit: 100, removedStillCounting: 0, renews: renews)
+        #expect(mac.description.hasPrefix("device \(udid) is a Mac: "))
+        #expect(RosterError.modelFamilyMismatch(model: "Mac14,2", inferred: .mac, given: .iphone).description
+            == "model Mac14,2 is a Mac but --family says iphone; drop --family or fix the model code")
+        #expect(RosterError.modelFamilyMismatch(model: "iPad13,4", inferred: .ipad, given: .iphone).description
+            == "model iPad13,4 is an iPad but --family says iphone; drop --family or fix the model code")
+    }
+}

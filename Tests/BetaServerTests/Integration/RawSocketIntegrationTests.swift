@@ -139,6 +139,7 @@ import TestSupport
         let server = try TestServer(router: Self.router) { configuration in
             configuration.timeouts.minimumDataRate = 1000
             configuration.timeouts.dataRateWindow = .seconds(1)
+            configuration.timeouts.bodyGrace = .seconds(1)
         }
         let text = try await blocking {
             let client = try RawClient(port: server.port)
