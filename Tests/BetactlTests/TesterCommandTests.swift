@@ -81,7 +81,7 @@ import TestSupport
     @Test func theDemoSeedsASandboxAndPrintsTesterPages() throws {
         let dir = try TemporaryDirectory()
         let cli = Betactl(home: dir.child("unused"))
-        let output = try cli.ok("demo", "--dir", dir.child("demo"))
+        let output = try cli.ok("demo", "--dir", dir.child("demo"), "--no-serve")
         #expect(output.contains("/t/"))
         #expect(output.contains("iPhone"))
         #expect(!FileManager.default.fileExists(atPath: dir.child("unused")))

@@ -5,13 +5,7 @@ import TestSupport
 /// `.ci/install-deps` creates. Cases go to one Python process as JSON, so hundreds of symbols cost
 /// one interpreter start.
 enum Segno {
-    /// `$BETACTL_ORACLE_VENV`, else `${XDG_CACHE_HOME:-$HOME/.cache}/betactl/python-oracles`, as in `.ci/install-deps`.
-    static var python: String {
-        let environment = ProcessInfo.processInfo.environment
-        if let venv = environment["BETACTL_ORACLE_VENV"], !venv.isEmpty { return venv + "/bin/python" }
-        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.cache")
-        return cache + "/betactl/python-oracles/bin/python"
-    }
+    static var python: String { PythonOracles.python }
 
     static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: python) }
 

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Opens a betactl page in real headless Chromium (Selenium + chromium-driver) and reports what a
+tester sees, as JSON: install links, whether the QR code is shown and loaded, notices, console
+errors (a Content-Security-Policy violation shows up there), and a screenshot.
+
+Usage: browser_pages.py URL MODE SCREENSHOT
+MODE is `iphone` (an iPhone user agent with touch emulation at phone width), `ipad` (iPadOS Safari's
+Mac user agent, MacIntel platform and five touch points) or `desktop`.
+"""
+import json
+import sys
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 "
+          "(KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1")
+IPAD = ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 "
+        "(KHTML, like Gecko) Version/17.1 Safari/605.1.15")
+
+
+def main():
+    url, mode, screenshot = sys.argv[1], sys.argv[2], sys.argv[3]
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--no-first-run", "--disable-extensions", "--disable-background-networking"):
+        options.add_argument(flag)
+    if mode == "iphone":
+        options.add_experimental_option("mobileEmulation", {
+            "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": True},
+            "userAgent": IPHONE})
+    else:
+        options.add_argument("--window-size=1280,900")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    try:
+        if mode == "ipad":
+            driver.execute_cdp_cmd("Emulation.setUserAgentOverride", {"userAgent": IPAD, "platform": "MacIntel"})
+            driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": 820, "height": 1180, "deviceScaleFactor": 2, "mobile": True})
+        driver.get(url)
+        driver.execute_script("return document.readyState")
+
+        def visible(selector):
+            return [e for e in driver.find_elements(By.CSS_SELECTOR, selector) if e.is_displayed()]
+
+        qr = visible("img.qr-code")
+        report = {
+            "title": driver.title,
+            "installHrefs": [e.get_attribute("href") for e in visible("a.install")],
+            "disabledInstalls": len(visible("button.install[disabled]")),
+            "reasons": [e.text for e in visible(".why")],
+            "qrVisible": bool(qr),
+            "qrLoaded": bool(qr) and driver.execute_script(
+                "return arguments[0].complete && arguments[0].naturalWidth > 0", qr[0]),
+            "bodyClasses": driver.find_element(By.TAG_NAME, "body").get_attribute("class"),
+            "notices": [e.get_attribute("id") for e in visible(".notice")],
+            "stylesheetApplied": driver.execute_script(
+                "return getComputedStyle(document.querySelector('.masthead')).color === 'rgb(255, 255, 255)'"),
+            "pageWidth": driver.execute_script("return document.documentElement.scrollWidth"),
+            "viewportWidth": driver.execute_script("return window.innerWidth"),
+            "console": [entry["message"] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")],
+        }
+        # The whole page, not only the first screen: stretch the viewport to the content's height.
+        width = driver.execute_script("return window.innerWidth")
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        ratio = driver.execute_script("return window.devicePixelRatio")
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": height, "deviceScaleFactor": ratio, "mobile": mode != "desktop"})
+        driver.save_screenshot(screenshot)
+        print(json.dumps(report))
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    main()
