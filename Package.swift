@@ -30,6 +30,8 @@ let package = Package(
         .target(name: "AppleFormats", dependencies: ["CZlib"]),
         .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite"]),
         .target(name: "BetaServer", dependencies: ["BetaKit", "CSystemShim", "CZlib"]),
+        // A generic QR code encoder with SVG and PNG output; knows nothing of betactl.
+        .target(name: "QRCode", dependencies: ["CZlib"]),
         .executableTarget(
             name: "betactl",
             dependencies: ["BetaKit", "BetaServer", "AppleFormats"],
@@ -48,6 +50,7 @@ let package = Package(
         .testTarget(name: "BetaKitTests", dependencies: ["BetaKit", "AppleFormats", "TestSupport"]),
         .testTarget(name: "BetaServerTests", dependencies: ["BetaServer", "BetaKit", "BetaServerHost", "TestSupport"]),
         .testTarget(name: "BetactlTests", dependencies: ["betactl", "BetaKit", "TestSupport"]),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
