@@ -33,6 +33,10 @@ let package = Package(
         .target(name: "BetaServer", dependencies: ["BetaKit", "CSystemShim", "CZlib"]),
         // The template engine (a Mustache subset): generic, no betactl knowledge, no dependencies.
         .target(name: "Mustache"),
+        // Build-time embedding of files (templates, web assets) into a target: the plugin lists
+        // what the target's EmbedAssets.txt names and runs the tool, which writes the Swift source.
+        .executableTarget(name: "EmbedAssetsTool"),
+        .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
         .executableTarget(
             name: "betactl",
             dependencies: ["BetaKit", "BetaServer", "AppleFormats"],
@@ -52,6 +56,13 @@ let package = Package(
         .testTarget(name: "BetaServerTests", dependencies: ["BetaServer", "BetaKit", "BetaServerHost", "TestSupport"]),
         .testTarget(name: "BetactlTests", dependencies: ["betactl", "BetaKit", "TestSupport"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
+        // Embeds its own Fixture/ folder with the plugin and checks the bytes against the disk.
+        .testTarget(
+            name: "EmbedAssetsTests",
+            dependencies: ["TestSupport"],
+            exclude: ["EmbedAssets.txt", "Fixture", "lone.txt", "make-fixture.sh"],
+            plugins: ["EmbedAssets"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
