@@ -39,7 +39,7 @@ import TestSupport
     @Test func hiddenFilesAndFoldersAreSkipped() throws {
         // They are really there, so their absence below means something.
         let fixture = Repository.root.appendingPathComponent(Self.folder + "/Fixture")
-        for hidden in [".hidden", ".DS_Store", ".cache/secret.txt", "nested/.env"] {
+        for hidden in [".hidden", ".DS_Store", ".cache/secret.txt", "nested/.keep"] {
             #expect(FileManager.default.fileExists(atPath: fixture.appendingPathComponent(hidden).path), "\(hidden)")
         }
         #expect(EmbeddedAssets.files.keys.allSatisfy { !$0.split(separator: "/").contains { $0.hasPrefix(".") } })

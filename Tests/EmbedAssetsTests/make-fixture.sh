@@ -18,4 +18,4 @@ printf 'a file listed on its own, outside the folder\n' > lone.txt
 printf 'secret\n' > Fixture/.hidden
 printf '\0\0\0\1Bud1\0' > Fixture/.DS_Store
 printf 'cached\n' > Fixture/.cache/secret.txt
-printf 'hidden inside a folder\n' > Fixture/nested/.env
+printf 'hidden inside a folder\n' > Fixture/nested/.keep
