@@ -33,8 +33,8 @@ let package = Package(
         .target(name: "BetaServer", dependencies: ["BetaKit", "CSystemShim", "CZlib"]),
         // The template engine (a Mustache subset): generic, no betactl knowledge, no dependencies.
         .target(name: "Mustache"),
-        // Build-time embedding of files (templates, web assets) into a target: the plugin lists
-        // what the target's EmbedAssets.txt names and runs the tool, which writes the Swift source.
+        // Build-time embedding of files (templates, web assets) into a target that applies the
+        // plugin: the tool reads the target's EmbedAssets.txt and writes EmbeddedAssets.files.
         .executableTarget(name: "EmbedAssetsTool"),
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
         .executableTarget(

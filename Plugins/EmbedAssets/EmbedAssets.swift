@@ -37,8 +37,9 @@ import PackagePlugin
 struct EmbedAssets: BuildToolPlugin {
     /// The list file's name, in the target's folder.
     static let listName = "EmbedAssets.txt"
-    /// Watch slots beyond the files and folders present now, for ones added before the next plan.
+    /// File slots beyond the files present now, for files added before the next plan.
     static let spareFileSlots = 64
+    /// Folder slots beyond the folders present now, for folders added before the next plan.
     static let spareFolderSlots = 16
 
     /// One build command: run EmbedAssetsTool on the target's list.
@@ -51,7 +52,8 @@ struct EmbedAssets: BuildToolPlugin {
         guard let data = FileManager.default.contents(atPath: list) else {
             throw Problem(description: "\(list) is missing: list the folders and files \(target.name) embeds there (one path relative to the package root per line), or remove the EmbedAssets plugin from \(target.name)")
         }
-        let root = context.package.directoryURL.path(percentEncoded: false)
+        var root = context.package.directoryURL.path(percentEncoded: false)
+        if root.count > 1, root.hasSuffix("/") { root.removeLast() }
         // Problems with the entries are the tool's to report (it runs on every change); here an
         // entry that does not exist just adds no inputs.
         var folders: [String] = [], files: [String] = []

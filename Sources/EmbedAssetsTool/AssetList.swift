@@ -83,10 +83,12 @@ struct AssetList {
     static func isDirectory(_ path: String) -> Bool? {
         #if canImport(FoundationEssentials)
         var isFolder = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
+        return isFolder
         #else
         var isFolder: ObjCBool = false
-        #endif
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
-        return isFolder == true
+        return isFolder.boolValue
+        #endif
     }
 }
