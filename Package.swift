@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "BetaKit", targets: ["BetaKit"]),
         .library(name: "AppleFormats", targets: ["AppleFormats"]),
         .library(name: "BetaServer", targets: ["BetaServer"]),
+        .library(name: "Mustache", targets: ["Mustache"]),
     ],
     targets: [
         // SQLite's header only: the library is loaded with dlopen when a database is first opened
@@ -32,6 +33,12 @@ let package = Package(
         .target(name: "BetaServer", dependencies: ["BetaKit", "CSystemShim", "CZlib"]),
         // A generic QR code encoder with SVG and PNG output; knows nothing of betactl.
         .target(name: "QRCode", dependencies: ["CZlib"]),
+        // The template engine (a Mustache subset): generic, no betactl knowledge, no dependencies.
+        .target(name: "Mustache"),
+        // Build-time embedding of files (templates, web assets) into a target that applies the
+        // plugin: the tool reads the target's EmbedAssets.txt and writes EmbeddedAssets.files.
+        .executableTarget(name: "EmbedAssetsTool"),
+        .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
         .executableTarget(
             name: "betactl",
             dependencies: ["BetaKit", "BetaServer", "AppleFormats"],
@@ -51,6 +58,14 @@ let package = Package(
         .testTarget(name: "BetaServerTests", dependencies: ["BetaServer", "BetaKit", "BetaServerHost", "TestSupport"]),
         .testTarget(name: "BetactlTests", dependencies: ["betactl", "BetaKit", "TestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
+        .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
+        // Embeds its own Fixture/ folder with the plugin and checks the bytes against the disk.
+        .testTarget(
+            name: "EmbedAssetsTests",
+            dependencies: ["TestSupport"],
+            exclude: ["EmbedAssets.txt", "Fixture", "lone.txt", "make-fixture.sh"],
+            plugins: ["EmbedAssets"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
