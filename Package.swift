@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "BetaKit", targets: ["BetaKit"]),
         .library(name: "AppleFormats", targets: ["AppleFormats"]),
         .library(name: "BetaServer", targets: ["BetaServer"]),
+        .library(name: "Multipart", targets: ["Multipart"]),
     ],
     targets: [
         // SQLite's header only: the library is loaded with dlopen when a database is first opened
@@ -30,6 +31,8 @@ let package = Package(
         .target(name: "AppleFormats", dependencies: ["CZlib"]),
         .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite"]),
         .target(name: "BetaServer", dependencies: ["BetaKit", "CSystemShim", "CZlib"]),
+        // Streaming multipart/form-data (RFC 7578) with pluggable part consumers; generic, no betactl knowledge.
+        .target(name: "Multipart"),
         .executableTarget(
             name: "betactl",
             dependencies: ["BetaKit", "BetaServer", "AppleFormats"],
@@ -48,6 +51,7 @@ let package = Package(
         .testTarget(name: "BetaKitTests", dependencies: ["BetaKit", "AppleFormats", "TestSupport"]),
         .testTarget(name: "BetaServerTests", dependencies: ["BetaServer", "BetaKit", "BetaServerHost", "TestSupport"]),
         .testTarget(name: "BetactlTests", dependencies: ["betactl", "BetaKit", "TestSupport"]),
+        .testTarget(name: "MultipartTests", dependencies: ["Multipart", "AppleFormats", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
