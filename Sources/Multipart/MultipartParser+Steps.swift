@@ -140,7 +140,7 @@ extension MultipartParser {
                 throw .malformedHeader(part: part, reason: "a line ends with LF alone (lines must end with CRLF)")
             }
             let count = header.count
-            if count == 2 || (header[count - 4] == Self.cr && header[count - 3] == Self.lf) {
+            if count == 2 || (count >= 4 && header[count - 4] == Self.cr && header[count - 3] == Self.lf) {
                 try beginBody(header[..<max(0, count - 4)])
                 return index
             }
