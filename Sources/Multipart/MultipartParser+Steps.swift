@@ -158,19 +158,19 @@ extension MultipartParser {
         } catch {
             throw Self.consumerError(error, part: head.reference)
         }
-        open = OpenPart(head: head, consumer: consumer, received: 0, limit: limits.bytes(forField: head.name))
+        openPart = OpenPart(head: head, consumer: consumer, received: 0, limit: limits.bytes(forField: head.name))
         state = .content
     }
 
     /// Hands body bytes to the open part's consumer, within the part's limit.
     mutating func deliver(_ bytes: UnsafeRawBufferPointer) throws(MultipartError) {
-        guard !bytes.isEmpty, let received = open?.received, let limit = open?.limit else { return }
+        guard !bytes.isEmpty, let received = openPart?.received, let limit = openPart?.limit else { return }
         let total = received + Int64(bytes.count)
         guard total <= limit else { throw .partTooLarge(part: lastStarted ?? MultipartError.Part(number: parts.count + 1), limit: limit) }
-        open?.received = total
+        openPart?.received = total
         do {
             // Optional chaining mutates the consumer in place, so its buffers are not copied.
-            try open?.consumer.consume(bytes)
+            try openPart?.consumer.consume(bytes)
         } catch {
             throw Self.consumerError(error, part: lastStarted ?? MultipartError.Part(number: parts.count + 1))
         }
@@ -179,12 +179,12 @@ extension MultipartParser {
     /// Ends the open part at a boundary: gives back a held CRLF unless the boundary closes the
     /// body, and stores the consumer's value.
     mutating func finishPart(heldCRLF: Bool, closing: Bool) throws(MultipartError) {
-        guard open != nil else { return }
+        guard openPart != nil else { return }
         if heldCRLF && !closing {
             try [Self.cr, Self.lf].withBytes { (bytes) throws(MultipartError) in try deliver(bytes) }
         }
-        guard var part = open else { return }
-        open = nil
+        guard var part = openPart else { return }
+        openPart = nil
         do {
             parts.append(MultipartPart(head: part.head, value: try part.consumer.finish()))
         } catch {

@@ -80,7 +80,7 @@ public struct MultipartParser<Consumer: MultipartPartConsumer> {
     var preambleCount = -2
     var epilogueCount = 0
     var header: [UInt8] = []
-    var open: OpenPart?
+    var openPart: OpenPart?
     /// The part most recently started, for naming boundary-line errors.
     var lastStarted: MultipartError.Part?
     var parts: [MultipartPart<Consumer.Value>] = []
@@ -148,7 +148,7 @@ public struct MultipartParser<Consumer: MultipartPartConsumer> {
             fail(error)
             throw error
         default:
-            let error = MultipartError.truncated(boundary: boundary.value, part: open?.head.reference)
+            let error = MultipartError.truncated(boundary: boundary.value, part: openPart?.head.reference)
             fail(error)
             throw error
         }
@@ -157,8 +157,8 @@ public struct MultipartParser<Consumer: MultipartPartConsumer> {
     /// Stops for good: the open part is discarded and finished parts are dropped.
     mutating func fail(_ error: MultipartError) {
         failure = error
-        open?.consumer.discard()
-        open = nil
+        openPart?.consumer.discard()
+        openPart = nil
         parts.removeAll()
         carry = []
         header = []
