@@ -13,7 +13,8 @@ public enum MultipartError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidBoundary(boundary: String, reason: String)
     /// The body ended without ever containing the boundary at the start of a line.
     case boundaryNotFound(boundary: String)
-    /// The body ended before the closing boundary; `part` is the part it ended in, if any.
+    /// The body ended before the closing boundary; `part` is the part it ended in, nil when it
+    /// ended between parts (inside a boundary line).
     case truncated(boundary: String, part: Part?)
     /// The text before the first boundary is longer than the limit.
     case preambleTooLarge(limit: Int)
@@ -106,7 +107,7 @@ public enum MultipartError: Error, Equatable, Sendable, CustomStringConvertible 
         case let .boundaryNotFound(boundary):
             "the body never contains the boundary \"--\(Self.shortened(boundary))\" at the start of a line; check that the Content-Type boundary matches the body and that lines end with CRLF"
         case let .truncated(boundary, part):
-            "the body ended \(part.map { "inside \($0)" } ?? "before its first part") without the closing boundary \"--\(Self.shortened(boundary))--\"; send the complete body"
+            "the body ended \(part.map { "inside \($0)" } ?? "inside a boundary line") without the closing boundary \"--\(Self.shortened(boundary))--\"; send the complete body"
         case let .preambleTooLarge(limit):
             "the text before the first boundary is longer than \(limit) bytes; start the body with the boundary line"
         case let .epilogueTooLarge(limit):

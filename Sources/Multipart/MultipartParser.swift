@@ -123,10 +123,7 @@ public struct MultipartParser<Consumer: MultipartPartConsumer> {
 
     /// Parses the next bytes of the body.
     public mutating func feed(_ chunk: [UInt8]) throws(MultipartError) {
-        let outcome: Result<Void, MultipartError> = chunk.withUnsafeBytes { bytes in
-            Result { () throws(MultipartError) in try feed(bytes) }
-        }
-        try outcome.get()
+        try chunk.withBytes { (bytes) throws(MultipartError) in try feed(bytes) }
     }
 
     /// Ends the body: returns every part in order, or throws if the body stopped before its
