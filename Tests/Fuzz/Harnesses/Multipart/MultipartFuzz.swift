@@ -56,6 +56,23 @@ public enum MultipartFuzz {
         if case let .failed(error) = whole { fuzzConsume(error.description) }
         if flags & 4 != 0 { checkSpooling(body, boundary: boundary, limits: limits, strips: strips, expected: whole, splitter: &splitter) }
         if !strips, case let .parts(heads, bodies) = whole { checkRoundTrip(heads, bodies, boundary: boundary, limits: limits) }
+        if strips { checkStrippedAgainstPlain(whole, parse(body, boundary: boundary, limits: limits, strips: false, splitter: nil)) }
+    }
+
+    /// The CRLF option may only take one CRLF off the last part: every other head and body is
+    /// the same, and an outcome may differ only by that CRLF pushing a part over its limit.
+    static func checkStrippedAgainstPlain(_ stripped: Outcome, _ plain: Outcome) {
+        switch (stripped, plain) {
+        case let (.parts(heads, bodies), .parts(plainHeads, plainBodies)):
+            fuzzCheck(heads == plainHeads && bodies.dropLast() == plainBodies.dropLast(), "the CRLF option changed more than the last part")
+            if let last = bodies.last, let plainLast = plainBodies.last {
+                fuzzCheck(plainLast == last || plainLast == last + [0x0D, 0x0A], "the CRLF option took more than one CRLF off the last part")
+            }
+        case (.parts, .failed(.partTooLarge)), (.failed, .failed):
+            break
+        default:
+            fuzzCheck(false, "with the CRLF option \(stripped), without \(plain)")
+        }
     }
 
     static func parse(_ body: UnsafeRawBufferPointer, boundary: MultipartBoundary, limits: MultipartLimits, strips: Bool,
