@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "AppleFormats", targets: ["AppleFormats"]),
         .library(name: "BetaServer", targets: ["BetaServer"]),
         .library(name: "Mustache", targets: ["Mustache"]),
+        .library(name: "Multipart", targets: ["Multipart"]),
     ],
     targets: [
         // SQLite's header only: the library is loaded with dlopen when a database is first opened
@@ -39,6 +40,8 @@ let package = Package(
         // plugin: the tool reads the target's EmbedAssets.txt and writes EmbeddedAssets.files.
         .executableTarget(name: "EmbedAssetsTool"),
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
+        // Streaming multipart/form-data (RFC 7578) with pluggable part consumers; generic, no betactl knowledge.
+        .target(name: "Multipart"),
         .executableTarget(
             name: "betactl",
             dependencies: ["BetaKit", "BetaServer", "AppleFormats"],
@@ -66,6 +69,7 @@ let package = Package(
             exclude: ["EmbedAssets.txt", "Fixture", "lone.txt", "make-fixture.sh"],
             plugins: ["EmbedAssets"]
         ),
+        .testTarget(name: "MultipartTests", dependencies: ["Multipart", "AppleFormats", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

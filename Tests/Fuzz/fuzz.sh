@@ -54,7 +54,8 @@ build() {
     build_module BetaKit AppleFormats
     build_module BetaServer AppleFormats
     build_module Mustache AppleFormats
-    local objects=("$out/obj/AppleFormats.o" "$out/obj/BetaKit.o" "$out/obj/BetaServer.o" "$out/obj/Mustache.o")
+    build_module Multipart AppleFormats
+    local objects=("$out/obj/AppleFormats.o" "$out/obj/BetaKit.o" "$out/obj/BetaServer.o" "$out/obj/Mustache.o" "$out/obj/Multipart.o")
     local main="$here/Harnesses/Main/FuzzMain.swift"
     if [[ -f "$binary" ]] && [[ -z "$(find "${objects[@]}" "$main" -newer "$binary")" ]]; then return; fi
     echo "linking $binary" >&2
