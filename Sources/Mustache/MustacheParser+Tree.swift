@@ -127,6 +127,13 @@ extension MustacheParser {
         String(decoding: source[range], as: UTF8.self)
     }
 
+    /// Text of the source quoted in a message: at most 40 characters, so a runaway tag cannot
+    /// make a message as long as the template.
+    func shown(_ range: Range<Int>) -> String {
+        let full = String(decoding: source[range.lowerBound ..< min(range.upperBound, range.lowerBound + 200)], as: UTF8.self)
+        return full.count > 40 || range.count > 200 ? String(full.prefix(40)) + "…" : full
+    }
+
     /// The start of an unclosed tag for messages: the rest of its line, at most 30 bytes.
     func snippet(from open: Int) -> String {
         var end = open

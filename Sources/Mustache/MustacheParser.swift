@@ -67,7 +67,7 @@ struct MustacheParser {
             var end = close + 2
             if isTriple {
                 guard end < source.count, source[end] == .closeBrace else {
-                    let written = "{{{" + text(contentStart ..< close) + "}}"
+                    let written = "{{{" + shown(contentStart ..< close) + "}}"
                     throw MustacheError(.unclosedTag, path: path, line: line, tag: written,
                                         reason: "the tag \(written) opens with {{{ but closes with }}; close it with }}}")
                 }
@@ -92,7 +92,7 @@ struct MustacheParser {
             return make(.comment, "", "{{! … }}")
         }
         if let nested = find(.openBrace, .openBrace, from: content.lowerBound, before: content.upperBound) {
-            let written = "{{" + (isTriple ? "{" : "") + text(content.lowerBound ..< nested).trimmingTrailingBlanks
+            let written = "{{" + (isTriple ? "{" : "") + shown(content.lowerBound ..< nested).trimmingTrailingBlanks
             throw MustacheError(.unclosedTag, path: path, line: line, tag: written,
                                 reason: "the tag \(written) is never closed before the next {{; add }}")
         }
@@ -111,22 +111,22 @@ struct MustacheParser {
         case .slash: return try named(.close, sigil: "/", rest, line: line, make)
         case .ampersand: return try named(.variable(escaped: false), sigil: "&", rest, line: line, make)
         case .greaterThan:
-            let written = "{{> " + text(rest) + "}}"
             guard !rest.isEmpty else {
                 throw MustacheError(.emptyTag, path: path, line: line, tag: "{{>}}",
                                     reason: "the partial tag {{>}} names no partial; write the template's name after >, such as {{> footer}}")
             }
             guard rest.allSatisfy({ source[$0].isPartialNameByte }) else {
+                let written = "{{> " + shown(rest) + "}}"
                 throw MustacheError(.invalidName, path: path, line: line, tag: written,
                                     reason: "the partial tag \(written) has an invalid name; partial names use letters, digits, _, -, . and /")
             }
-            return make(.partial, text(rest), written)
+            return make(.partial, text(rest), "{{> " + text(rest) + "}}")
         case .equals:
-            let written = "{{" + text(trimmed) + "}}"
+            let written = "{{" + shown(trimmed) + "}}"
             throw MustacheError(.setDelimiter, path: path, line: line, tag: written,
                                 reason: "set-delimiter tags such as \(written) are not supported; keep the {{ }} delimiters")
         case .lessThan, .dollar:
-            let written = "{{" + text(trimmed) + "}}"
+            let written = "{{" + shown(trimmed) + "}}"
             throw MustacheError(.unsupportedTag, path: path, line: line, tag: written,
                                 reason: "\(written) is template inheritance, which is not supported; use a partial ({{> name}}) instead")
         default:
@@ -167,8 +167,9 @@ struct MustacheParser {
             }
         }
         guard valid, partLength > 0 else {
-            throw MustacheError(.invalidName, path: path, line: line, tag: display(name),
-                                reason: "the tag \(display(name)) has an invalid name; names use letters, digits, _ and -, with dots between the parts of a dotted name")
+            let written = display(shown(range))
+            throw MustacheError(.invalidName, path: path, line: line, tag: written,
+                                reason: "the tag \(written) has an invalid name; names use letters, digits, _ and -, with dots between the parts of a dotted name")
         }
         return name
     }

@@ -53,7 +53,9 @@ build() {
     build_module AppleFormats
     build_module BetaKit AppleFormats
     build_module BetaServer AppleFormats
-    local objects=("$out/obj/AppleFormats.o" "$out/obj/BetaKit.o" "$out/obj/BetaServer.o")
+    build_module Mustache AppleFormats
+    build_module Multipart AppleFormats
+    local objects=("$out/obj/AppleFormats.o" "$out/obj/BetaKit.o" "$out/obj/BetaServer.o" "$out/obj/Mustache.o" "$out/obj/Multipart.o")
     local main="$here/Harnesses/Main/FuzzMain.swift"
     if [[ -f "$binary" ]] && [[ -z "$(find "${objects[@]}" "$main" -newer "$binary")" ]]; then return; fi
     echo "linking $binary" >&2

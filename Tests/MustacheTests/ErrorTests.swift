@@ -85,6 +85,15 @@ import Testing
         #expect(partial.description == "page.html line 1: the partial tag {{> foot er}} has an invalid name; partial names use letters, digits, _, -, . and /")
     }
 
+    @Test func messagesQuoteAtMostTheStartOfARunawayTag() throws {
+        let runaway = String(repeating: "word ", count: 5000)
+        for source in ["{{\(runaway)}}", "{{=\(runaway)}}", "{{> \(runaway)}}", "{{{\(runaway)}} x", "{{\(runaway){{x}}"] {
+            let error = try #require(pageError(source))
+            #expect(error.description.count < 300, "\(error.kind): \(error.description.count) characters")
+            #expect(error.tag?.contains("…") == true, "\(error.kind)")
+        }
+    }
+
     @Test func setDelimiterTagsAreRefused() throws {
         let error = try #require(pageError("first\n{{=<% %>=}}\n<% name %>"))
         #expect(error.kind == .setDelimiter)

@@ -27,7 +27,7 @@ public struct WebAssets: Sendable {
     /// The embedded files, overlaid by `templatesDirectory` and `webDirectory` when given.
     public static func load(templatesDirectory: String? = nil, webDirectory: String? = nil) throws -> WebAssets {
         var assets = WebAssets(templates: [:], files: [:])
-        for (path, bytes) in EmbeddedWebFiles.files {
+        for (path, bytes) in EmbeddedAssets.files {
             if path.hasPrefix("Templates/") {
                 assets.addTemplate(relativePath: String(path.dropFirst("Templates/".count)), bytes: bytes, origin: path)
             } else if path.hasPrefix("web/") {

@@ -12,8 +12,8 @@ import AppleFormats
 import BetaKit
 
 /// The people, devices and releases of the demo sandbox. The build is the project's own generated
-/// fixture app (team ABCDE12345, a made-up certificate, a profile valid until 2099), embedded in the
-/// binary; its profile provisions the UDIDs below ending A01, B02 and C03. UDIDs are made up and
+/// fixture app (`Tests/Fixtures/formats/app`: team ABCDE12345, a made-up certificate, a profile valid
+/// until 2099), embedded in the binary at build time (Sources/betactl/EmbedAssets.txt); its profile provisions the UDIDs below ending A01, B02 and C03. UDIDs are made up and
 /// unmistakably fake.
 enum DemoSeed {
     static let inProfile = ["00008030-0000000000000A01", "00008101-0000000000000B02", "0000000000000000000000000000000000000c03"]
@@ -40,7 +40,7 @@ enum DemoSeed {
         let staging = try archive.makeStagingDirectory()
         defer { try? FileManager.default.removeItem(atPath: staging) }
         func file(_ name: String) throws -> String {
-            guard let bytes = DemoFiles.files[name] else { throw FileSystemError(operation: "find the embedded demo file", path: name, errno: ENOENT) }
+            guard let bytes = EmbeddedAssets.files["Tests/Fixtures/formats/app/" + name] else { throw FileSystemError(operation: "find the embedded demo file", path: name, errno: ENOENT) }
             let path = staging + "/" + name
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             return path

@@ -7,11 +7,16 @@ import Darwin
 import AppleFormats
 import BetaKit
 import BetaServer
+import Mustache
+import Multipart
 
 /// Every target of every module, by name.
 let allTargets: [String: FuzzTarget] = AppleFormatsFuzz.targets
     .merging(BetaKitFuzz.targets) { first, _ in first }
     .merging(BetaServerFuzz.targets) { first, _ in first }
+    .merging(MustacheFuzz.targets) { first, _ in first }
+    .merging(URLEncodedFuzz.targets) { first, _ in first }
+    .merging(MultipartFuzz.targets) { first, _ in first }
 
 // Set once in LLVMFuzzerInitialize, before libFuzzer runs any input; read-only afterwards.
 nonisolated(unsafe) var selectedTarget: FuzzTarget?

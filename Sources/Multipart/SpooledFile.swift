@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// A part's body stored in a file (mode 0600) because it was larger than the memory threshold.
+/// The file is removed when the last reference goes away, unless it was moved away first.
+public final class SpooledFile: Sendable {
+    /// Where the file is.
+    public let path: String
+    /// Its size in bytes.
+    public let size: Int64
+    private let moved: Mutex<Bool>
+
+    init(path: String, size: Int64) {
+        self.path = path
+        self.size = size
+        self.moved = Mutex(false)
+    }
+
+    /// Renames the file to `destination` (on the same file system as the spool directory) so it
+    /// outlives this value.
+    public func move(to destination: String) throws(MultipartError) {
+        try moved.withLock { (moved: inout Bool) throws(MultipartError) in
+            guard !moved else { throw .storageFailed(part: nil, reason: "\(path) was already moved away") }
+            guard rename(path, destination) == 0 else {
+                throw .storageFailed(part: nil, reason: "cannot move \(path) to \(destination): \(SpoolWriter.errorText(errno))")
+            }
+            moved = true
+        }
+    }
+
+    /// Whether `move(to:)` took the file away.
+    public var isMoved: Bool { moved.withLock { $0 } }
+
+    /// Reads the whole file into memory; for tests and small files.
+    public func readAll() throws(MultipartError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .readFailed(path: path, reason: SpoolWriter.errorText(errno)) }
+        defer { close(fd) }
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw .readFailed(path: path, reason: SpoolWriter.errorText(errno)) }
+            if count == 0 { return result }
+            result.append(contentsOf: buffer[..<count])
+        }
+    }
+
+    deinit {
+        if !moved.withLock({ $0 }) { unlink(path) }
+    }
+}
