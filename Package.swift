@@ -53,11 +53,11 @@ let package = Package(
             dependencies: ["BetaKit", "BetaServer", "BetaWeb", "AppleFormats"],
             // The demo's build (the project's generated fixture app and its dSYMs) is embedded too.
             exclude: ["EmbedAssets.txt"],
-            plugins: ["EmbedAssets"],
             // A release build on Linux carries the Swift runtime and FoundationEssentials inside the
             // binary: it runs on a machine without the toolchain, and it starts in about half the time
             // because the dynamic loader has no Swift libraries to find and bind (bench/symbolicate).
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"], .when(platforms: [.linux], configuration: .release))]
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"], .when(platforms: [.linux], configuration: .release))],
+            plugins: ["EmbedAssets"]
         ),
         // Minimal host for the HTTP engine, driven by BetaServerTests and bench/http.
         .executableTarget(name: "BetaServerHost", dependencies: ["BetaServer"]),
@@ -69,22 +69,17 @@ let package = Package(
         .testTarget(name: "BetaKitTests", dependencies: ["BetaKit", "AppleFormats", "TestSupport"]),
         .testTarget(name: "BetaServerTests", dependencies: ["BetaServer", "BetaKit", "BetaServerHost", "TestSupport"]),
         .testTarget(name: "BetactlTests", dependencies: ["betactl", "BetaKit", "TestSupport"]),
-        // The HTTP/1.1 engine: generic, it knows nothing of betactl.
-        .target(name: "BetaServer", dependencies: ["CSystemShim", "CZlib"]),
-        // The template engine (a Mustache subset): generic, no betactl knowledge, no dependencies.
-        .target(name: "Mustache"),
-        // A generic QR code encoder with SVG and PNG output; knows nothing of betactl.
-        .target(name: "QRCode", dependencies: ["CZlib"]),
-        // Streaming multipart/form-data (RFC 7578) with pluggable part consumers; generic, no betactl knowledge.
-        .target(name: "Multipart"),
-        // Build-time embedding of files (templates, web assets) into a target that applies the
-        // plugin: the tool reads the target's EmbedAssets.txt and writes EmbeddedAssets.files.
-        .executableTarget(name: "EmbedAssetsTool"),
-        .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
-        // The web application: routes, page models, templates, the URL scheme, shared JSON shapes.
-        // Templates/ and web/ are embedded at build time (EmbedAssets.txt), so the binary needs no files.
-        .target(name: "BetaWeb", dependencies: ["BetaKit", "BetaServer", "AppleFormats", "Mustache", "QRCode", "Multipart"],
-                exclude: ["EmbedAssets.txt"], plugins: ["EmbedAssets"]),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
+        .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
+        // Embeds its own Fixture/ folder with the plugin and checks the bytes against the disk.
+        .testTarget(
+            name: "EmbedAssetsTests",
+            dependencies: ["TestSupport"],
+            exclude: ["EmbedAssets.txt", "Fixture", "lone.txt", "make-fixture.sh"],
+            plugins: ["EmbedAssets"]
+        ),
+        .testTarget(name: "MultipartTests", dependencies: ["Multipart", "AppleFormats", "TestSupport"]),
+        .testTarget(name: "BetaWebTests", dependencies: ["BetaWeb", "BetaKit", "BetaServer", "AppleFormats", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -63,7 +63,7 @@ final class NginxTLSProxy: @unchecked Sendable {
         let d = directory.path
         let config = """
             daemon off;
-            master_process off;
+            worker_processes 1;
             pid \(d)/nginx.pid;
             error_log \(d)/error.log;
             events { worker_connections 64; }
@@ -104,8 +104,12 @@ final class NginxTLSProxy: @unchecked Sendable {
         Issue.record("nginx did not start: \(log)")
     }
 
+    /// Stops nginx (SIGTERM, then SIGKILL if it has not gone within five seconds).
     func stop() {
-        if process.isRunning { process.terminate() }
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
