@@ -22,7 +22,16 @@ import TestSupport
         var groups: [String]
         var notes: String?
         var revoked: String?
-        var installPage: String
+        var offeredTo: Offer
+        struct Offer: Decodable {
+            struct Tester: Decodable {
+                var id: Int64
+                var name: String
+            }
+            var everyone: Bool
+            var groups: [String]
+            var testers: [Tester]
+        }
         var sha256: String
         var slices: [Slice]?
     }
@@ -47,13 +56,19 @@ import TestSupport
         let dir = try TemporaryDirectory()
         let cli = Betactl(home: dir.child("home"))
         try cli.ok("init")
+        try cli.ok("add-tester", "Ann Lee", "--group", "qa")
+        try cli.ok("add-tester", "Bo Chen", "--group", "design")
         let out = try cli.ok("release", Self.fixture("app/Beta.ipa"), "--dsym", Self.fixture("app/Beta.app.dSYM.zip"),
                              "--dsym", Self.fixture("app/BetaWidget.appex.dSYM.zip"), "--notes", "Try the widget", "--group", "qa")
         #expect(out.contains("Released Beta Fixtures 1.2.3 (45) as release 1"))
-        #expect(out.contains("install page  http://127.0.0.1:8080/r/1"))
+        // No tokenless link: the release is reached through each tester's own page.
+        #expect(!out.contains("/r/1"))
+        #expect(out.contains("offered to    group qa (1 tester: Ann Lee)"))
         let shown = try JSONDecoder().decode(ReleaseJSON.self, from: Data(try cli.ok("show-release", "1", "--json").utf8))
         #expect(shown.bundleId == "com.example.beta")
         #expect(shown.groups == ["qa"])
+        #expect(shown.offeredTo.everyone == false)
+        #expect(shown.offeredTo.testers.map(\.name) == ["Ann Lee"])
         #expect(shown.notes == "Try the widget")
         #expect(shown.slices?.count == 3)
         #expect(shown.slices?.allSatisfy(\.hasSymbols) == true)
