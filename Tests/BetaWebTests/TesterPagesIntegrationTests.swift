@@ -149,6 +149,45 @@ import TestSupport
         }
     }
 
+    @Test func aLongWriteInAnotherProcessNeverStallsPageViews() async throws {
+        let fixture = try WebFixture()
+        // Another process takes the database's write lock and keeps it for eight seconds, as a long
+        // `betactl release` would. The server starts meanwhile and serves pages, a manifest and a
+        // download; the download's record waits for the lock in the background, never the response.
+        let script = """
+            import sqlite3, sys, time
+            db = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT INTO settings (key, value) VALUES ('lock_test', 'x') ON CONFLICT (key) DO UPDATE SET value = 'y'")
+            print("locked", flush=True)
+            time.sleep(8)
+            db.execute("COMMIT")
+            """
+        let locker = Process()
+        locker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        locker.arguments = ["python3", "-c", script, fixture.cli.home + "/betactl.sqlite"]
+        let out = Pipe()
+        locker.standardOutput = out
+        try locker.run()
+        defer { locker.waitUntilExit() }
+        _ = out.fileHandleForReading.availableData
+        let started = Date()
+        let server = try fixture.serve()
+        defer { server.stop() }
+        #expect(try await curl("\(server.base)/t/\(fixture.annToken)/releases/1/app.ipa", ["-A", WebFixture.installer]).status == 200)
+        try await Task.sleep(for: .milliseconds(300))
+        for path in ["", "/releases/1", "/releases/1/manifest.plist", "/qr.svg"] {
+            #expect(try await curl("\(server.base)/t/\(fixture.boToken)\(path)").status == 200)
+        }
+        #expect(Date().timeIntervalSince(started) < 6, "page views waited for another process's write lock")
+        #expect(locker.isRunning, "the lock was still held while the pages answered")
+        // Once the lock is gone the download is recorded after all.
+        locker.waitUntilExit()
+        try await waitUntil("the delayed download record lands") {
+            try fixture.cli.ok("show-release", "1", "--json").contains("\"tester\" : \"Ann Lee\"")
+        }
+    }
+
     @Test func theAccessLogNeverHoldsAToken() async throws {
         let fixture = try WebFixture()
         let server = try fixture.serve()
@@ -204,7 +243,7 @@ import TestSupport
 }
 
 /// Polls `condition` for up to `seconds`, failing the test with `what` if it never holds.
-func waitUntil(_ what: String, seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+func waitUntil(_ what: String, seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation,
                _ condition: () async throws -> Bool) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {

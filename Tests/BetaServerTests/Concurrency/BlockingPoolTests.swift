@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import TestSupport
+import Testing
+@testable import BetaServer
+
+@Suite struct BlockingPoolTests {
+    @Test func workRunsOnThePoolsOwnThreadsAndReturnsItsResult() async throws {
+        let pool = try BlockingPool(configuration: .init(threads: 2, queueLimit: 8), name: "test-pool")
+        defer { pool.shutdown() }
+        let name = try await pool.run { () -> String in
+            // The thread's name as the kernel shows it in `top -H`.
+            (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines) ?? ""
+        }
+        #expect(name.hasPrefix("test-pool-"))
+        #expect(try await pool.run { 6 * 7 } == 42)
+    }
+
+    @Test func errorsThrownByTheWorkReachTheCaller() async throws {
+        struct Boom: Error {}
+        let pool = try BlockingPool(configuration: .init(threads: 1, queueLimit: 8))
+        defer { pool.shutdown() }
+        await #expect(throws: Boom.self) { try await pool.run { throw Boom() } }
+    }
+
+    @Test func blockingWorkDoesNotStarveTheConcurrencyPool() async throws {
+        // Four jobs that each block for 300 ms on a four-thread pool finish together, and meanwhile
+        // ordinary tasks keep running: the cooperative pool (two threads here) is never pinned.
+        let pool = try BlockingPool(configuration: .init(threads: 4, queueLimit: 8))
+        defer { pool.shutdown() }
+        let start = ContinuousClock.now
+        async let sleepers: Void = withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0 ..< 4 { group.addTask { () async throws -> Void in try await pool.run { _ = usleep(300_000) } } }
+            try await group.waitForAll()
+        }
+        var ticks = 0
+        for _ in 0 ..< 10 {
+            try await Task.sleep(for: .milliseconds(10))
+            ticks += 1
+        }
+        #expect(ticks == 10)
+        #expect(ContinuousClock.now - start < .milliseconds(280), "the task ticked while the pool's threads were blocked")
+        try await sleepers
+        #expect(ContinuousClock.now - start < .milliseconds(1100))
+    }
+
+    @Test func aFullQueueIsRefusedAtOnceWith503() async throws {
+        let pool = try BlockingPool(configuration: .init(threads: 1, queueLimit: 2))
+        defer { pool.shutdown() }
+        // The gate blocks a pool thread (which is what the pool is for); the test itself only ever
+        // awaits, so the concurrency pool stays free.
+        let gate = DispatchSemaphore(value: 0)
+        let running = Locked(false)
+        let first = Task { try await pool.run { running.withLock { $0 = true }; gate.wait() } }
+        while !running.value { try await Task.sleep(for: .milliseconds(5)) }
+        let queued = (0 ..< 2).map { _ in Task { try await pool.run { 1 } } }
+        while pool.waitingJobs < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        await #expect(throws: BlockingPoolError.overloaded(waiting: 2)) { try await pool.run { 1 } }
+        #expect(BlockingPoolError.overloaded(waiting: 2).httpStatus == .serviceUnavailable)
+        gate.signal()
+        try await first.value
+        for task in queued { #expect(try await task.value == 1) }
+    }
+
+    @Test func aCancelledWaitingJobIsSkipped() async throws {
+        let pool = try BlockingPool(configuration: .init(threads: 1, queueLimit: 4))
+        defer { pool.shutdown() }
+        let gate = DispatchSemaphore(value: 0)
+        let running = Locked(false)
+        let blocker = Task { try await pool.run { running.withLock { $0 = true }; gate.wait() } }
+        while !running.value { try await Task.sleep(for: .milliseconds(5)) }
+        let ran = Locked(false)
+        let waiting = Task { try await pool.run { ran.withLock { $0 = true } } }
+        while pool.waitingJobs < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        waiting.cancel()
+        gate.signal()
+        try await blocker.value
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        #expect(!ran.value)
+    }
+
+    @Test func afterShutdownNewWorkIsRefused() async throws {
+        let pool = try BlockingPool(configuration: .init(threads: 1, queueLimit: 4))
+        pool.shutdown()
+        await #expect(throws: BlockingPoolError.self) { try await pool.run { 1 } }
+    }
+}
