@@ -35,6 +35,7 @@ import Glibc
         let directory = try TemporaryDirectory("qr")
         let scanned = try await runTool("zbarimg", ["--raw", "-q", "-Sdisable", "-Sqrcode.enable", try directory.write("qr.png", Array(qr.body))])
         #expect(scanned.text.trimmingCharacters(in: .newlines) == page)
+        withExtendedLifetime(directory) {}
         // Without --trusted-proxy the same forwarded headers are not believed.
         let untrusted = try fixture.serve()
         defer { untrusted.stop() }

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `betactl serve` run as a separate process and spoken to by curl and Python's urllib, as testers'
 /// devices do.
@@ -31,6 +34,56 @@ import TestSupport
         #expect(two.lowerBound < one.lowerBound)
         #expect(!page.text.contains("release-3"))
         #expect(page.text.contains("id=\"insecure\""), "plain http must warn that iOS refuses OTA installs")
+    }
+
+    @Test func inAppBrowsersAreToldToOpenSafariAndEveryPageExplainsInstallProblems() async throws {
+        let fixture = try WebFixture()
+        let server = try fixture.serve()
+        defer { server.stop() }
+        let wechat = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 MicroMessenger/8.0.43 NetType/WIFI"
+        let inApp = try await curl("\(server.base)/t/\(fixture.annToken)", ["-A", wechat])
+        #expect(inApp.text.contains("id=\"in-app-browser\""))
+        #expect(inApp.text.contains("Open in Safari"))
+        let safari = try await curl("\(server.base)/t/\(fixture.annToken)", ["-A", WebFixture.iPhone])
+        #expect(!safari.text.contains("id=\"in-app-browser\""))
+        for symptom in ["Unable to install", "integrity of this app could not be verified", "App Store version is already installed",
+                        "profile has expired", "only installs over https"] {
+            #expect(safari.text.contains(symptom), "the install help covers \(symptom)")
+        }
+    }
+
+    @Test func theBinaryServesItsPagesWithNoFilesBesideIt() async throws {
+        let fixture = try WebFixture()
+        // A copy of the binary alone in an empty folder, started from another empty folder.
+        let alone = try TemporaryDirectory("alone")
+        let binary = alone.child("betactl")
+        try Data(contentsOf: Betactl.executable).write(to: URL(fileURLWithPath: binary))
+        chmod(binary, 0o755)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--home", fixture.cli.home]
+        let elsewhere = try TemporaryDirectory("cwd")
+        process.currentDirectoryURL = URL(fileURLWithPath: elsewhere.path)
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        var port = 0
+        var buffer = ""
+        while port == 0 {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer += String(decoding: chunk, as: UTF8.self)
+            if let range = buffer.range(of: "listening on http://127.0.0.1:") {
+                port = Int(buffer[range.upperBound...].prefix { $0.isNumber }) ?? 0
+            }
+        }
+        let page = try await curl("http://127.0.0.1:\(port)/t/\(fixture.annToken)")
+        #expect(page.status == 200 && page.text.contains("Hi Ann Lee"))
+        let css = try await curl("http://127.0.0.1:\(port)/assets/app.css")
+        #expect(css.body == (try Data(contentsOf: Repository.root.appendingPathComponent("web/app.css"))))
+        withExtendedLifetime((alone, elsewhere)) {}
     }
 
     @Test func whatIOSDoesInstallsTheExactReleasedBytesWholeAndInRanges() async throws {
@@ -213,6 +266,7 @@ import TestSupport
         let file = try directory.write("qr.png", Array(png.body))
         let scanned = try await runTool("zbarimg", ["--raw", "-q", "-Sdisable", "-Sqrcode.enable", file])
         #expect(scanned.text.trimmingCharacters(in: .newlines) == "\(server.base)/t/\(fixture.annToken)")
+        withExtendedLifetime(directory) {}
         let svg = try await curl("\(server.base)/t/\(fixture.annToken)/qr.svg")
         #expect(svg.headers["content-type"] == "image/svg+xml")
         #expect(svg.text.hasPrefix("<svg") || svg.text.hasPrefix("<?xml"))

@@ -18,7 +18,7 @@ public struct Betactl {
 
     /// The binary SwiftPM built next to this test bundle.
     public static let executable: URL = {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL.resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0 ..< 5 {
             let candidate = directory.appendingPathComponent("betactl")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }

@@ -4,21 +4,25 @@ extension BetaWebApplication {
     /// Every route: the health check, static assets, and the tester pages under `/t/<token>`.
     public var router: Router {
         var router = Router()
+        // Handlers run on the connection's event loop: they never block (SQLite, file opens and the
+        // like go to the blocking pool and are awaited), and pages mostly come from memory, so the
+        // hop to Swift's shared pool and back would cost more than the work.
+        let loop = RouteOptions(execution: .eventLoop)
         router.notFound = { [self] request, _ in await errorPage(request, .notFound) }
-        router.get("/assets/brand.css") { [self] request, _ in try await brandStylesheet(request) }
-        router.get("/assets/*path") { [self] request, _ in asset(request) }
+        router.get("/assets/brand.css", options: loop) { [self] request, _ in try await brandStylesheet(request) }
+        router.get("/assets/*path", options: loop) { [self] request, _ in asset(request) }
         // Secret links: never sent on as a Referer, never stored by a cache, never compressed (their
         // pages reflect the Host header next to the token, which BREACH could turn into a leak).
         let tokenPages = SecurityHeadersMiddleware(fields: [("Referrer-Policy", "no-referrer"),
                                                             ("Cache-Control", "private, no-store")])
         router.group(TesterURLs.Pattern.group, middleware: [tokenPages, NoCompressionMiddleware()]) { tester in
-            tester.get("") { [self] request, _ in try await testerPage(request) }
-            tester.get(TesterURLs.Pattern.release) { [self] request, _ in try await releasePage(request) }
-            tester.get(TesterURLs.Pattern.manifest) { [self] request, _ in try await manifest(request) }
-            tester.get(TesterURLs.Pattern.package) { [self] request, _ in try await package(request) }
-            tester.get(TesterURLs.Pattern.icon) { [self] request, _ in try await icon(request) }
-            tester.get(TesterURLs.Pattern.qrSVG) { [self] request, _ in try await qrCode(request, png: false) }
-            tester.get(TesterURLs.Pattern.qrPNG) { [self] request, _ in try await qrCode(request, png: true) }
+            tester.get("", options: loop) { [self] request, _ in try await testerPage(request) }
+            tester.get(TesterURLs.Pattern.release, options: loop) { [self] request, _ in try await releasePage(request) }
+            tester.get(TesterURLs.Pattern.manifest, options: loop) { [self] request, _ in try await manifest(request) }
+            tester.get(TesterURLs.Pattern.package, options: loop) { [self] request, _ in try await package(request) }
+            tester.get(TesterURLs.Pattern.icon, options: loop) { [self] request, _ in try await icon(request) }
+            tester.get(TesterURLs.Pattern.qrSVG, options: loop) { [self] request, _ in try await qrCode(request, png: false) }
+            tester.get(TesterURLs.Pattern.qrPNG, options: loop) { [self] request, _ in try await qrCode(request, png: true) }
         }
         return router
     }
