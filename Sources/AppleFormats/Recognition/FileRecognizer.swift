@@ -278,9 +278,11 @@ public enum FileRecognizer {
     }
 
     static func looksLikeCrashText(_ text: ArraySlice<UInt8>) -> Bool {
-        let markers = ["Incident Identifier:", "Exception Type:", "Binary Images:", "Crashed Thread:", "Triggered by Thread:"]
+        // A partial report pasted into an issue may keep only its threads and binary images.
+        let markers = ["Incident Identifier:", "Exception Type:", "Binary Images:", "Crashed Thread:", "Triggered by Thread:", "\nThread 0"]
         var found = 0
         for marker in markers where contains(text, marker) { found += 1 }
+        if text.starts(with: Array("Thread 0".utf8)) { found += 1 }
         return found >= 2 || (found == 1 && contains(text, "Hardware Model:"))
     }
 
