@@ -114,9 +114,9 @@ extension Inspector {
 
     func bundleSummary(_ app: IngestedApp, dsyms: [MachOSliceSummary], sha256: String?, size: UInt64) -> BundleSummary {
         let executables = app.executables.flatMap { executable in executable.slices.map { ExecutableSummary(executable, slice: $0) } }
-        let extensions = app.executables.filter { [.appExtension, .watchApp, .appClip].contains($0.kind) }.map { executable in
-            ExtensionSummary(kind: executable.kind.rawValue, bundleId: executable.bundleIdentifier, path: executable.bundlePath,
-                             profile: executable.profile.map { "\($0.name) (\($0.uuid), \($0.type.rawValue))" })
+        let extensions = app.nestedBundles.filter { $0.kind != .framework }.map { bundle in
+            ExtensionSummary(kind: bundle.kind.rawValue, bundleId: bundle.bundleIdentifier, path: bundle.bundlePath,
+                             profile: bundle.profile.map { "\($0.name) (\($0.uuid), \($0.type.rawValue))" })
         }
         return BundleSummary(bundleId: app.info.bundleIdentifier, name: app.info.displayName, version: app.info.shortVersion,
                              build: app.info.buildVersion, minimumOS: app.info.minimumOSVersion, executables: executables,
