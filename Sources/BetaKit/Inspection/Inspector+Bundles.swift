@@ -65,18 +65,20 @@ extension Inspector {
             throw classify(error, path: path, shown: shown)
         }
         var dsyms: [MachOSliceSummary] = []
+        var anyFat = false
         for file in artifact.dwarfFiles {
             guard let location = artifact.dwarfLocations[file.path], let mapped = try? MappedFile(path: location),
-                  let slices = try? mapped.withBytes({ (bytes) throws(MachOError) in try MachOSliceSummary.slices(of: bytes, path: file.path).slices }) else {
+                  let read = try? mapped.withBytes({ (bytes) throws(MachOError) in try MachOSliceSummary.slices(of: bytes, path: file.path) }) else {
                 dsyms += file.slices.map { MachOSliceSummary(path: file.path, arch: $0.architecture.name, uuid: $0.uuid?.uuidString, fileType: "dsym") }
                 continue
             }
-            dsyms += slices
+            anyFat = anyFat || read.fat
+            dsyms += read.slices
         }
         let total = size ?? artifact.size
         switch artifact.kind {
         case .dsym:
-            return FileInspection(path: shown, kind: .dsym, summary: .machO(MachOSummary(fat: false, slices: dsyms, size: total)))
+            return FileInspection(path: shown, kind: .dsym, summary: .machO(MachOSummary(fat: anyFat, slices: dsyms, size: total)))
         case .ipa, .xcarchive:
             guard let app = artifact.app else {
                 throw InspectionError.damaged(path: shown, kind: artifact.kind == .ipa ? .ipa : .xcarchive, detail: "it holds no app bundle")

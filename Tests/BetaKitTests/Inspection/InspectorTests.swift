@@ -111,6 +111,8 @@ import TestSupport
         let summary = try Self.machO(fat)
         #expect(summary.fat && Set(summary.slices.map(\.arch)) == ["arm64", "armv7"])
         #expect(summary.slices.allSatisfy { $0.fileType == "dsym" && $0.uuid != nil })
+        let folder = try Self.machO(try inspector.inspect(path: LocalFixtures.url("symbols/fat/Fat.dSYM").path))
+        #expect(folder.fat && folder.slices.map(\.uuid) == summary.slices.map(\.uuid))
         let zipped = try inspector.inspect(path: LocalFixtures.url("formats/app/Beta.app.dSYM.zip").path)
         #expect(zipped.kind == .dsym)
         #expect(try Self.machO(zipped).slices.map(\.uuid) == [Self.uuids["BetaDSYM"]?["arm64"], Self.uuids["BetaDSYM"]?["arm64e"]])
