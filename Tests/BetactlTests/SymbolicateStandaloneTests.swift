@@ -65,6 +65,12 @@ import TestSupport
         try FileManager.default.copyItem(atPath: Self.dsym, toPath: archive + "/2024-05/Build 42 (release)/App.app.dSYM")
         try FileManager.default.copyItem(atPath: LocalFixtures.url("symbols/fat/Fat.dSYM").path, toPath: archive + "/Other Fat.dSYM")
         Self.checkSymbolicated(try cli.run("symbolicate", Self.report("App-109.ips"), "--dsym-dir", archive))
+        // Another user, so the index the first run kept does not answer for App.
+        let (other, otherDirectory) = try Self.newUser()
+        defer { withExtendedLifetime(otherDirectory) {} }
+        let unmatched = try other.run("symbolicate", Self.report("App-109.ips"), "--dsym-dir", archive + "/Other Fat.dSYM")
+        #expect(unmatched.status == 0)
+        #expect(unmatched.stderr.contains("app image App (4C4C440B-5555-3144-A184-68D7AACD7C75): no dSYM with this UUID was given or found under --dsym-dir (there is no betactl home, so no archive was searched)"))
         let missing = try cli.run("symbolicate", Self.report("App-109.ips"), "--dsym-dir", directory.child("No Such Archive"))
         #expect(missing.status == 65)
         #expect(missing.stderr.contains("No Such Archive is not a dSYM: no such folder"))

@@ -67,7 +67,12 @@ public final class DSYMDirectoryLocator: SymbolFileLocator, Sendable {
             var result: [UUID: [SymbolFile]] = [:]
             var budget = Self.maxEntries
             for root in roots {
-                for path in Self.dwarfFiles(under: root, depth: 0, budget: &budget) {
+                // A root may itself be a dSYM bundle.
+                let own = root + "/Contents/Resources/DWARF"
+                let files = FileKind(path: own) == .directory
+                    ? ((try? directoryEntries(own)) ?? []).filter { !$0.hasPrefix(".") }.sorted().map { own + "/" + $0 }
+                    : Self.dwarfFiles(under: root, depth: 0, budget: &budget)
+                for path in files {
                     for file in (try? DSYMPathLocator.images(inFile: path, strict: false)) ?? [] where result[file.uuid]?.contains(file) != true {
                         result[file.uuid, default: []].append(file)
                     }

@@ -74,7 +74,11 @@ enum SymbolicateCommand: SynchronousCommand {
             cache = try SymbolIndexCache(directory: chosen.directory)
         }
         defer { standalone?.removeIfTemporary() }
-        let symbolicator = Symbolicator(locator: ChainedSymbolFileLocator(locators), cache: cache)
+        var symbolicator = Symbolicator(locator: ChainedSymbolFileLocator(locators), cache: cache)
+        if home == nil {
+            symbolicator.missingAppSymbolsReason = "no dSYM with this UUID was given" + (folders.roots.isEmpty ? "" : " or found under --dsym-dir")
+                + " (there is no betactl home, so no archive was searched)"
+        }
         let progress = progressReporter(invocation)
         let several = paths.count > 1
         var json: [String] = []

@@ -25,6 +25,8 @@ import TestSupport
         #expect(file.path == placed + "/Contents/Resources/DWARF/App")
         #expect(file.architecture == .arm64)
         #expect(try locator.symbolFile(for: UUID(), architecture: nil) == nil)
+        let bundleAsRoot = try DSYMDirectoryLocator(roots: [placed])
+        #expect(try bundleAsRoot.symbolFile(for: Self.appUUID, architecture: nil)?.path == file.path, "a root may be a dSYM itself")
     }
 
     @Test func theTreeIsWalkedOnlyWhenFirstAskedAndSymbolicLinksAreNotFollowed() throws {
