@@ -9,8 +9,8 @@ import BetaKit
 /// `betactl symbolicate`: turns a tester's crash report into functions, files and lines.
 enum SymbolicateCommand: SynchronousCommand {
     static let spec = CommandSpec(
-        name: "symbolicate", summary: "Symbolicate a crash report (.crash or .ips) with archived or given dSYMs.",
-        arguments: [ArgumentSpec(name: "REPORT", help: "A crash report: .crash text, .ips JSON, or an iOS 14 .ips. Several may be given.",
+        name: "symbolicate", summary: "Symbolicate a crash report (.crash, .ips or KSCrash JSON) with given, found or archived dSYMs.",
+        arguments: [ArgumentSpec(name: "REPORT", help: "A crash report: .crash text, .ips JSON, an iOS 14 .ips, or KSCrash/SentryCrash JSON. Several may be given.",
                                  isRepeated: true)],
         options: [
             .repeated("--dsym", "PATH", "A .dSYM bundle, a folder containing dSYMs, or a DWARF file."),
