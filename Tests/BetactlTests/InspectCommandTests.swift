@@ -213,6 +213,57 @@ import TestSupport
         #expect((crash["images"] as? [Object])?.first?["uuid"] as? String == "4C4C440B-5555-3144-A184-68D7AACD7C75")
     }
 
+    /// The kind of each generated fixture, by where it is and what it is called; nil for files
+    /// that are no kind betactl knows (sources, scripts, tables).
+    static func generatedExpectation(_ path: String) -> String?? {
+        let name = (path as NSString).lastPathComponent
+        let ext = (name as NSString).pathExtension
+        switch ext {
+        case "mobileprovision": return "provisioning-profile"
+        case "ipa": return "ipa"
+        case "mobileconfig": return "mobileconfig"
+        case "der": return "device-enrollment-reply"
+        case "crash": return "crash-report"
+        case "png": return "png"
+        case "plcrash": return "plcrash"
+        case "plist", "bplist": return "plist"
+        case "ips": return path.hasPrefix("symbols/") ? "crash-report" : name.hasPrefix("JetsamEvent") ? "jetsam-report" : "diagnostic-report"
+        case "json" where path.hasPrefix("inspect/kscrash/"): return "kscrash-report"
+        case "xml" where path.hasPrefix("inspect/hockeyapp/"): return "hockeyapp-crash-xml"
+        case "zip" where path.hasPrefix("formats/app/"): return name.contains("xcarchive") ? "xcarchive" : "dsym"
+        case "" where path.contains(".dSYM/Contents/Resources/DWARF/"): return "dsym"
+        case "json" where name == "expected.json", "c", "h", "cpp", "swift", "py", "sh", "md", "tsv", "yml", "rgba", "http": return .some(nil)
+        default: return nil  // not checked: hostile zips may be refused in several ways
+        }
+    }
+
+    @Test func everyGeneratedFixtureIsInspectedAsItsKindOrNamedAsUnknown() throws {
+        let (cli, directory) = try Self.runner()
+        defer { withExtendedLifetime(directory) {} }
+        let root = LocalFixtures.root.path
+        let files = try #require(FileManager.default.enumerator(atPath: root)).compactMap { $0 as? String }
+            .filter { !FileManager.default.isDirectory(root + "/" + $0) }.sorted()
+        #expect(files.count >= 90)
+        let (status, objects, _) = try Self.inspect(cli, files.map { root + "/" + $0 })
+        #expect(status == 65)
+        var checked = 0
+        for (file, object) in zip(files, objects) {
+            if let error = object["error"] as? String {
+                #expect(error.hasPrefix(root + "/" + file) && (error.contains("is not a file betactl knows: it is ") || error.contains("is a damaged ")), "\(error)")
+            } else {
+                Self.checkFields(object, file)
+            }
+            guard let expected = Self.generatedExpectation(file) else { continue }
+            checked += 1
+            if let kind = expected {
+                #expect(object["kind"] as? String == kind, "\(file): \(object["error"] ?? "")")
+            } else {
+                #expect(object["kind"] == nil && (object["error"] as? String)?.contains("is not a file betactl knows") == true, "\(file)")
+            }
+        }
+        #expect(checked >= 80)
+    }
+
     @Test func repliesAndProfilesSignedWithOpensslNowAreRead() async throws {
         let (cli, directory) = try Self.runner()
         defer { withExtendedLifetime(directory) {} }

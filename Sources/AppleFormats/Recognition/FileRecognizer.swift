@@ -277,12 +277,19 @@ public enum FileRecognizer {
         return nil
     }
 
+    /// Fields a text crash report (or a partial one pasted from it) starts with.
+    static let crashReportOpenings = ["Incident Identifier:", "CrashReporter Key:", "Hardware Model:", "Process:", "Path:", "Identifier:",
+                                      "Date/Time:", "OS Version:", "Exception Type:", "Thread 0"]
+
     static func looksLikeCrashText(_ text: ArraySlice<UInt8>) -> Bool {
+        // The report's own first line, so that a script or document quoting a report is not one.
+        let body = text.drop { $0.isXMLWhitespace || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        guard crashReportOpenings.contains(where: { body.starts(with: Array($0.utf8)) }) else { return false }
         // A partial report pasted into an issue may keep only its threads and binary images.
         let markers = ["Incident Identifier:", "Exception Type:", "Binary Images:", "Crashed Thread:", "Triggered by Thread:", "\nThread 0"]
         var found = 0
         for marker in markers where contains(text, marker) { found += 1 }
-        if text.starts(with: Array("Thread 0".utf8)) { found += 1 }
+        if body.starts(with: Array("Thread 0".utf8)) { found += 1 }
         return found >= 2 || (found == 1 && contains(text, "Hardware Model:"))
     }
 

@@ -65,6 +65,8 @@ import TestSupport
         #expect(evidence(Array(#"[{"a":1}]"#.utf8)) == "text starting with \"[{\"a\":1}]\"")
         #expect(evidence(Array(#"{"data":[]}"#.utf8)) == "a JSON object that is no report betactl knows (its keys are data)")
         #expect(evidence(Array("<html><body/></html>".utf8)) == "an XML document whose root element is <html>")
+        let quoted = "header = \"\"\"Incident Identifier: 1\nHardware Model:      iPhone14,5\nException Type:  EXC_BAD_ACCESS\n\"\"\"\n"
+        #expect(evidence(Array(quoted.utf8)).hasPrefix("text starting with \"header = "), "a script quoting a report is not one")
         #expect(evidence([0x30, 0x82, 0x01, 0x0a, 0x02, 0x82, 0x01, 0x01]).hasPrefix("ASN.1 data starting with 30 82 01 0a"))
     }
 
