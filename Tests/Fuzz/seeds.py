@@ -5,7 +5,9 @@ Usage: seeds.py REPO_ROOT OUT_DIR
 
 Every fixture is sorted by content into the targets that read it; containers are opened so that
 each target also gets the pieces it parses on its own: zip entries, the code signature, DWARF
-sections and symbol names of Mach-O files, the plist and certificates inside profiles.
+sections and symbol names of Mach-O files, the plist and certificates inside profiles. Every file
+up to 128 KiB also seeds the recognizer, and the inspect fixtures seed the KSCrash, .ips,
+enrolment, .mobileconfig and HockeySDK targets.
 Seeds are named by their SHA-1, so the same bytes from two places count once.
 """
 import hashlib
