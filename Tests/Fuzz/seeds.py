@@ -5,7 +5,9 @@ Usage: seeds.py REPO_ROOT OUT_DIR
 
 Every fixture is sorted by content into the targets that read it; containers are opened so that
 each target also gets the pieces it parses on its own: zip entries, the code signature, DWARF
-sections and symbol names of Mach-O files, the plist and certificates inside profiles.
+sections and symbol names of Mach-O files, the plist and certificates inside profiles. Every file
+up to 128 KiB also seeds the recognizer, and the inspect fixtures seed the KSCrash, .ips,
+enrolment, .mobileconfig and HockeySDK targets.
 Seeds are named by their SHA-1, so the same bytes from two places count once.
 """
 import hashlib
@@ -175,8 +177,28 @@ def from_plist(out, data):
             pass
 
 
+def inspect_targets(out, data):
+    """Seeds for the recognizer and the parsers of the kinds it names (KSCrash, .ips, enrolment
+    replies, .mobileconfig, HockeySDK uploads)."""
+    if len(data) <= 131072:
+        emit(out, "recognize", data)
+    head = data[:65536]
+    if head.lstrip()[:1] == b"{":
+        if b'"bug_type"' in head[:4096] or b'"largestProcess"' in head:
+            emit(out, "jetsam", data)
+        if b'"report"' in head and (b'"crash"' in data or b'"binary_images"' in head):
+            emit(out, "kscrash", data)
+    if b"<crashes" in head[:512]:
+        emit(out, "hockeyapp", data)
+    if b"<key>PayloadType</key>" in data or b"PayloadType" in head[:64] and data.startswith(b"bplist"):
+        emit(out, "mobileconfig", data)
+    if data[:1] == b"\x30" and b"<key>UDID</key>" in data:
+        emit(out, "enrollment", data)
+
+
 def from_bytes(out, name, data, depth=0):
     lower = name.lower()
+    inspect_targets(out, data)
     if data.startswith(b"PK\x03\x04") or data.startswith(b"PK\x05\x06"):
         emit(out, "zip", data)
         if depth < 2:

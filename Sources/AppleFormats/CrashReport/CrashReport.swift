@@ -17,6 +17,8 @@ public struct CrashReport: Sendable, Equatable, Codable {
         case ips
         /// An iOS 14 `.ips`: a JSON header line, then a text report as the body (bug_type 109).
         case ipsText
+        /// A KSCrash or SentryCrash JSON report, converted by `KSCrashReport.crashReport()`.
+        case kscrash
     }
 
     /// The file format.

@@ -26,18 +26,20 @@ struct AppWalker {
         if let main = try readExecutable(bundle: root, info: info, kind: .app, profile: profile, problems: &problems) {
             executables.append(main)
         }
-        try readNested(in: root, into: &executables, problems: &problems)
+        var nested: [NestedBundle] = []
+        try readNested(in: root, into: &executables, bundles: &nested, problems: &problems)
         var warnings: [IngestProblem] = []
         let icon = readIcon(root, info: info, warnings: &warnings)
         if icon == nil && warnings.isEmpty {
             warnings.append(IngestProblem(path: root, message: "no app icon was found (looked for \(info.iconNames.isEmpty ? "CFBundleIcons entries" : info.iconNames.joined(separator: ", ")) PNGs); the install page will show a placeholder"))
         }
-        return IngestedApp(bundlePath: root, info: info, profile: profile, executables: executables, iconPNG: icon,
+        return IngestedApp(bundlePath: root, info: info, profile: profile, executables: executables, nestedBundles: nested, iconPNG: icon,
                            problems: problems, warnings: warnings)
     }
 
 
-    private func readNested(in root: String, into executables: inout [IngestedExecutable], problems: inout [IngestProblem]) throws {
+    private func readNested(in root: String, into executables: inout [IngestedExecutable], bundles: inout [NestedBundle],
+                            problems: inout [IngestProblem]) throws {
         let nested: [(String, String, ExecutableKind)] = [
             ("PlugIns", ".appex", .appExtension), ("Extensions", ".appex", .appExtension),
             ("Watch", ".app", .watchApp), ("AppClips", ".app", .appClip), ("Frameworks", ".framework", .framework),
@@ -47,6 +49,7 @@ struct AppWalker {
                 let bundle = "\(root)/\(folder)/\(name)"
                 let info = readInfo(bundle, problems: &problems, required: kind != .framework)
                 let profile = kind == .framework ? nil : readProfile(bundle, problems: &problems, required: true)
+                bundles.append(NestedBundle(kind: kind, bundlePath: bundle, bundleIdentifier: info?.bundleIdentifier, profile: profile))
                 let fallbackName = String(name.dropLast(suffix.count))
                 if let executable = try readExecutable(bundle: bundle, info: info, kind: kind, profile: profile,
                                                        fallbackName: fallbackName, problems: &problems) {
@@ -54,7 +57,7 @@ struct AppWalker {
                 }
                 // Watch apps carry their own extensions.
                 if kind == .watchApp || kind == .appClip {
-                    try readNested(in: bundle, into: &executables, problems: &problems)
+                    try readNested(in: bundle, into: &executables, bundles: &bundles, problems: &problems)
                 }
             }
         }

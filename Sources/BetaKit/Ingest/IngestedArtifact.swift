@@ -76,12 +76,27 @@ public struct IngestedApp: Sendable, Equatable {
     public var profile: ProvisioningProfile?
     /// The main executable first, then extensions, watch apps, app clips and frameworks.
     public var executables: [IngestedExecutable]
+    /// Every nested bundle (extensions, watch apps, App Clips, frameworks), also those whose
+    /// executable is missing, in walk order.
+    public var nestedBundles: [NestedBundle]
     /// The app icon converted to a standard PNG, when one was found and readable.
     public var iconPNG: [UInt8]?
     /// Things wrong inside the bundle that stop a release, for validation to report.
     public var problems: [IngestProblem]
     /// Things worth a warning that do not stop a release (an icon that cannot be converted).
     public var warnings: [IngestProblem]
+}
+
+/// A bundle nested in an app (PlugIns/, Extensions/, Watch/, AppClips/, Frameworks/).
+public struct NestedBundle: Sendable, Equatable {
+    /// Its role.
+    public var kind: ExecutableKind
+    /// Its path inside the input.
+    public var bundlePath: String
+    /// Its bundle identifier, when its Info.plist could be read.
+    public var bundleIdentifier: String?
+    /// Its own embedded profile (frameworks have none).
+    public var profile: ProvisioningProfile?
 }
 
 /// A DWARF file inside a dSYM bundle.

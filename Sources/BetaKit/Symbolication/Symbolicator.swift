@@ -19,6 +19,9 @@ public struct Symbolicator: Sendable {
     public var locator: any SymbolFileLocator
     /// Where their indexes are kept.
     public var cache: SymbolIndexCache
+    /// What is said of an app image no locator had symbols for; standalone use (no archive) says
+    /// where it looked instead.
+    public var missingAppSymbolsReason = "no dSYM with this UUID was given or archived"
     let memo = SymbolicationMemo()
 
     /// Creates a symbolicator.
@@ -160,7 +163,7 @@ public struct Symbolicator: Sendable {
         }
         if let best { return .indexed(best) }
         if let failure { return .missing("\(failure)") }
-        return .missing(isAppImage ? "no dSYM with this UUID was given or archived" : "no symbol file with this UUID was given")
+        return .missing(isAppImage ? missingAppSymbolsReason : "no symbol file with this UUID was given")
     }
 
     private func imageIndex(of frame: borrowing CrashReport.Frame, in report: CrashReport) -> Int? {

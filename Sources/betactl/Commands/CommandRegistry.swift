@@ -7,7 +7,7 @@ enum CommandRegistry {
         ExportDevicesCommand.self, ImportDevicesCommand.self,
         ImportProfileCommand.self, ProfilesCommand.self, CheckProfileCommand.self, EntitlementsCommand.self, CheckEntitlementsCommand.self,
         ReleaseCommand.self, AddSymbolsCommand.self, SymbolsCommand.self, ReleasesCommand.self, ShowReleaseCommand.self, RevokeCommand.self,
-        SymbolicateCommand.self,
+        SymbolicateCommand.self, InspectCommand.self,
         ServeCommand.self,
         BackupCommand.self, VerifyCommand.self, RestoreCommand.self,
     ] }

@@ -9,16 +9,19 @@ import BetaKit
 /// `betactl symbolicate`: turns a tester's crash report into functions, files and lines.
 enum SymbolicateCommand: SynchronousCommand {
     static let spec = CommandSpec(
-        name: "symbolicate", summary: "Symbolicate a crash report (.crash or .ips) with archived or given dSYMs.",
-        arguments: [ArgumentSpec(name: "REPORT", help: "A crash report: .crash text, .ips JSON, or an iOS 14 .ips. Several may be given.",
+        name: "symbolicate", summary: "Symbolicate a crash report (.crash, .ips or KSCrash JSON) with given, found or archived dSYMs.",
+        arguments: [ArgumentSpec(name: "REPORT", help: "A crash report: .crash text, .ips JSON, an iOS 14 .ips, or KSCrash/SentryCrash JSON. Several may be given.",
                                  isRepeated: true)],
         options: [
             .repeated("--dsym", "PATH", "A .dSYM bundle, a folder containing dSYMs, or a DWARF file."),
+            .repeated("--dsym-dir", "DIR", "A folder tree searched for dSYMs by UUID, however deep (as symbolicatecrash used Spotlight)."),
             .flag("--json", "Print the symbolicated report as JSON (frames, inlined locations, signature, missing images)."),
         ],
         discussion: """
-        Symbols come from the dSYMs given with --dsym, then from the archive (`release`, `add-symbols`). \
-        Prints the report in Apple's text layout with each frame as `symbol (in Image) (File.swift:LINE)`; \
+        Symbols come from the dSYMs given with --dsym, then those found by UUID under each --dsym-dir, then from the \
+        archive (`release`, `add-symbols`). Like atos, it needs no betactl home: without one it uses only the dSYMs it is \
+        given and keeps its indexes in $XDG_CACHE_HOME/betactl (else ~/.cache/betactl, else a temporary folder for the \
+        run). KSCrash and SentryCrash JSON reports are read too. Prints the report in Apple's text layout with each frame as `symbol (in Image) (File.swift:LINE)`; \
         inlined functions get their own line marked [inlined]. Frames without symbols are kept as they were, \
         and every image that had no symbols is named on standard error with its UUID. Symbol indexes are \
         built on first use into <home>/cache/symbols/ (safe to delete); an index built from damaged debug \
@@ -35,17 +38,47 @@ enum SymbolicateCommand: SynchronousCommand {
         let args = invocation.arguments
         let paths = args.arguments("REPORT")
         guard !paths.isEmpty else { throw invocation.usageError("give the crash report to symbolicate (betactl symbolicate REPORT)") }
-        // The database is opened only if an image is neither indexed already nor given with --dsym.
+        // Like atos, symbolicate works without a home: then only the dSYMs given are used and the
+        // indexes go to the user's cache folder. A home named with --home must exist, though: a typo
+        // there would otherwise silently drop the archive.
         let homePath = invocation.homePath
-        try Home.checkInitialised(at: homePath)
+        var home: String? = homePath
+        do { try Home.checkInitialised(at: homePath) } catch {
+            if args.value("--home") != nil { throw error }
+            home = nil
+        }
         let dsyms: DSYMPathLocator
-        do { dsyms = try DSYMPathLocator(paths: args.values("--dsym")) } catch {
+        let folders: DSYMDirectoryLocator
+        do {
+            dsyms = try DSYMPathLocator(paths: args.values("--dsym"))
+            folders = try DSYMDirectoryLocator(roots: args.values("--dsym-dir"))
+        } catch {
             throw CommandFailure(description: "\(error)", category: .invalidInput)
         }
-        let cache = try SymbolIndexCache(directory: Home.symbolIndexPath(home: homePath))
-        // dSYMs named on the command line win; the archive has every published build's symbols.
-        let locator = ChainedSymbolFileLocator([dsyms, ArchiveSymbolFileLocator(homePath: homePath)])
-        let symbolicator = Symbolicator(locator: locator, cache: cache)
+        // dSYMs named on the command line win, then the folders searched by UUID; the archive has
+        // every published build's symbols. The database is opened only if an image is neither
+        // indexed already nor found in those.
+        var locators: [any SymbolFileLocator] = [dsyms]
+        if !folders.roots.isEmpty { locators.append(folders) }
+        let cache: SymbolIndexCache
+        var standalone: StandaloneSymbolCache?
+        if let home {
+            cache = try SymbolIndexCache(directory: Home.symbolIndexPath(home: home))
+            locators.append(ArchiveSymbolFileLocator(homePath: home))
+        } else {
+            let chosen = try StandaloneSymbolCache(environment: invocation.environment)
+            if let reason = chosen.fallbackReason {
+                invocation.console.writeError("note: no betactl home, and the cache folder cannot be used (\(reason)); symbol indexes are kept in \(chosen.directory) for this run only\n")
+            }
+            standalone = chosen
+            cache = try SymbolIndexCache(directory: chosen.directory)
+        }
+        defer { standalone?.removeIfTemporary() }
+        var symbolicator = Symbolicator(locator: ChainedSymbolFileLocator(locators), cache: cache)
+        if home == nil {
+            symbolicator.missingAppSymbolsReason = "no dSYM with this UUID was given" + (folders.roots.isEmpty ? "" : " or found under --dsym-dir")
+                + " (there is no betactl home, so no archive was searched)"
+        }
         let progress = progressReporter(invocation)
         let several = paths.count > 1
         var json: [String] = []
@@ -58,10 +91,10 @@ enum SymbolicateCommand: SynchronousCommand {
         for path in paths {
             let report: CrashReport
             do {
-                report = try CrashReport(bytes: try FileIO.readFile(path, limit: maxReportSize))
+                report = try readReport(try FileIO.readFile(path, limit: maxReportSize))
             } catch {
                 // File errors name the path already; a parse error is given it.
-                let failure: any Error = error is CrashReportError
+                let failure: any Error = error is CrashReportError || error is KSCrashReportError
                     ? CommandFailure(description: "\(path): \(error)", category: .invalidInput) : error
                 guard several else { throw failure }
                 invocation.console.writeError(invocation.errorStyle.red("error:") + " \(failure)\n")
@@ -98,6 +131,16 @@ enum SymbolicateCommand: SynchronousCommand {
         if !unreadable.isEmpty {
             throw CommandFailure(description: "\(unreadable.count) of \(paths.count) reports could not be read (\(unreadable.joined(separator: ", "))); the others were symbolicated",
                                  category: .invalidInput)
+        }
+    }
+
+    /// An Apple report, or a KSCrash/SentryCrash JSON report converted to the same model.
+    static func readReport(_ bytes: [UInt8]) throws -> CrashReport {
+        do {
+            return try CrashReport(bytes: bytes)
+        } catch {
+            guard FileRecognizer.recognize(bytes).kind == .kscrashReport else { throw error }
+            return try KSCrashReport(bytes: bytes).crashReport()
         }
     }
 

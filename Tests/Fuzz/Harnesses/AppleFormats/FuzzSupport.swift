@@ -65,5 +65,11 @@ public enum AppleFormatsFuzz {
         "udid": udid,
         "zip": zipArchive,
         "png": png,
+        "recognize": recognize,
+        "kscrash": kscrash,
+        "enrollment": enrollment,
+        "mobileconfig": mobileconfig,
+        "hockeyapp": hockeyApp,
+        "jetsam": jetsam,
     ]
 }

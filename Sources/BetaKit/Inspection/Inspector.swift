@@ -1,0 +1,128 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import AppleFormats
+
+/// Reads any Apple file betactl handles and summarises it: the model behind `betactl inspect`,
+/// and behind pages and API calls that show what a file is.
+///
+/// The kind comes from the bytes (`FileRecognizer`), never from the file name; folders are told
+/// by their layout (`.app`, `.xcarchive`, `.dSYM`). Large containers (zips, Mach-O files) are
+/// streamed or mapped; every other kind is read whole up to `maxDocumentSize`. Nothing needs a
+/// betactl home: zip entries that must be mapped are extracted under `workDirectory` and removed.
+public struct Inspector: Sendable {
+    /// The time profiles and certificates are judged at (expired or not).
+    public var now: Date
+    /// Where zip entries are extracted while a file is inspected; it must exist.
+    public var workDirectory: String
+
+    /// Documents (reports, profiles, plists) larger than this are not any kind betactl reads whole.
+    public static let maxDocumentSize = 64 << 20
+
+    /// Creates an inspector.
+    public init(now: Date, workDirectory: String) {
+        self.now = now
+        self.workDirectory = workDirectory
+    }
+
+    /// Inspects the file or folder at `path`.
+    public func inspect(path: String) throws(InspectionError) -> FileInspection {
+        switch FileKind(path: path) {
+        case .missing: throw InspectionError.missing(path: path)
+        case .directory: return try inspectDirectory(path)
+        case .regularFile, .other: return try inspectFile(path)
+        }
+    }
+
+    func inspectFile(_ path: String) throws(InspectionError) -> FileInspection {
+        let mapped: MappedFile
+        do { mapped = try MappedFile(path: path) } catch { throw InspectionError.fileSystem(error) }
+        let isZip = mapped.withBytes { $0.starts(with: [0x50, 0x4B, 0x03, 0x04]) || $0.starts(with: [0x50, 0x4B, 0x05, 0x06]) }
+        if isZip { return try inspectZip(path, size: UInt64(mapped.count)) }
+        if let machO = try mapped.withBytes({ (bytes) throws(InspectionError) -> FileInspection? in
+            MachOFile.looksLikeMachO(bytes) ? try inspectMachO(bytes, path: path) : nil
+        }) {
+            return machO
+        }
+        guard mapped.count <= Self.maxDocumentSize else {
+            throw InspectionError.tooLarge(path: path, size: UInt64(mapped.count), limit: Self.maxDocumentSize)
+        }
+        return try inspect(bytes: mapped.withBytes { Array($0) }, path: path)
+    }
+
+    /// Inspects a file already in memory (an upload); `path` only names it in the result.
+    public func inspect(bytes: [UInt8], path: String) throws(InspectionError) -> FileInspection {
+        let recognition = FileRecognizer.recognize(bytes)
+        guard let kind = recognition.kind else { throw InspectionError.unrecognized(path: path, evidence: recognition.evidence) }
+        func damaged(_ error: any Error) -> InspectionError { .damaged(path: path, kind: kind, detail: "\(error)") }
+        let summary: InspectionSummary
+        do {
+            switch kind {
+            case .provisioningProfile:
+                summary = .provisioningProfile(ProfileSummary(try ProvisioningProfile(bytes: bytes), now: now))
+            case .mobileconfig:
+                summary = .mobileconfig(MobileConfigSummary(try MobileConfig(bytes: bytes), now: now))
+            case .deviceEnrollmentReply:
+                summary = .enrollmentReply(EnrollmentReplySummary(try DeviceEnrollmentReply(bytes: bytes), now: now))
+            case .crashReport:
+                summary = .crashReport(CrashReportSummary(try CrashReport(bytes: bytes)))
+            case .jetsamReport:
+                summary = .jetsam(JetsamSummary(try JetsamReport(bytes: bytes)))
+            case .diagnosticReport:
+                summary = .diagnostic(DiagnosticSummary(try DiagnosticReport(bytes: bytes)))
+            case .kscrashReport:
+                summary = .kscrash(KSCrashSummary(try KSCrashReport(bytes: bytes)))
+            case .hockeyAppCrashXML:
+                summary = .hockeyApp(HockeyAppSummary(try HockeyAppCrashUpload(bytes: bytes)))
+            case .plcrash:
+                guard let file = PLCrashReporterFile(bytes: bytes) else { throw InspectionError.unrecognized(path: path, evidence: recognition.evidence) }
+                summary = .plcrash(PLCrashSummary(file))
+            case .deviceList:
+                summary = try deviceList(bytes)
+            case .plist:
+                let value = try PlistValue(parsing: bytes)
+                summary = .plist(try PlistSummary(value, format: bytes.starts(with: Array("bplist".utf8)) ? "binary" : "xml"))
+            case .png:
+                let image = try PNGImage(bytes: bytes)
+                summary = .png(PNGSummary(width: image.width, height: image.height, cgbi: image.wasCgBI))
+            case .dsym, .macho:
+                guard let result = try bytes.withUnsafeBytes({ (raw) throws(InspectionError) -> FileInspection? in try inspectMachO(raw, path: path) }) else {
+                    throw InspectionError.unrecognized(path: path, evidence: recognition.evidence)
+                }
+                return result
+            case .ipa, .xcarchive, .app:
+                return try inspectZipBytes(bytes, path: path)
+            }
+        } catch let error as InspectionError {
+            throw error
+        } catch {
+            throw damaged(error)
+        }
+        return FileInspection(path: path, kind: kind, summary: summary)
+    }
+
+    func deviceList(_ bytes: [UInt8]) throws -> InspectionSummary {
+        if DeviceListPlist.looksLikePlist(bytes) {
+            return .deviceList(DeviceListSummary(try DeviceListPlist.parse(Data(bytes)), format: .deviceids))
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw DeviceListError(problems: [DeviceListProblem(location: nil, message: "the file is not UTF-8 text")])
+        }
+        return .deviceList(DeviceListSummary(try DeviceListTSV.parse(text), format: .tsv))
+    }
+
+    /// A Mach-O or DWARF file: every slice's UUID, architecture, DWARF versions and signature.
+    func inspectMachO(_ bytes: UnsafeRawBufferPointer, path: String) throws(InspectionError) -> FileInspection? {
+        let (fat, slices): (Bool, [MachOSliceSummary])
+        do { (fat, slices) = try MachOSliceSummary.slices(of: bytes, path: nil) } catch {
+            throw InspectionError.damaged(path: path, kind: .macho, detail: error.description)
+        }
+        let kind: AppleFileKind = slices.contains { $0.fileType == "dsym" } ? .dsym : .macho
+        if slices.allSatisfy({ $0.uuid == nil }), let problem = slices.compactMap(\.problem).first {
+            throw InspectionError.damaged(path: path, kind: kind, detail: problem)
+        }
+        return FileInspection(path: path, kind: kind, summary: .machO(MachOSummary(fat: fat, slices: slices, size: UInt64(bytes.count))))
+    }
+}
