@@ -135,6 +135,9 @@ extension Archive {
                     WHERE s.release_id = ? AND s.uuid IS NOT NULL
                       AND NOT EXISTS (SELECT 1 FROM symbols y WHERE y.uuid = s.uuid AND y.arch = s.arch)
                     """, [.integer(id)])
+                // Crash reports of this build are linked to it, and symbolicated with what it archived.
+                try CrashStore.requeue(forRelease: id, now: now, db: db)
+                try CrashStore.requeue(forSymbols: added, now: now, db: db)
                 return (id, added)
             }
         } catch let repeated as RepeatedPackage {

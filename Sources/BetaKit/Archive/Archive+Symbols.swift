@@ -70,7 +70,10 @@ extension Archive {
         try staged.publish(to: self, now: now)
         let (added, replaced) = try home.store.write { db in
             try commitBlobs(staged.registrations, now: now, db: db)
-            return try Self.insertSymbols(rows, now: now, db: db, replacing: replacements)
+            let inserted = try Self.insertSymbols(rows, now: now, db: db, replacing: replacements)
+            // Crash reports waiting for these UUIDs are symbolicated and regrouped again.
+            try CrashStore.requeue(forSymbols: inserted.added + inserted.replaced.map(\.key), now: now, db: db)
+            return inserted
         }
         let changed = added + replaced.map(\.key)
         let releaseIDs: [Int64] = try home.store.read { db in

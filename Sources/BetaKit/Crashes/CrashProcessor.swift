@@ -1,0 +1,189 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import AppleFormats
+import Synchronization
+
+/// Works through the crash queue: reads each report, symbolicates crashes with the archived
+/// symbols, links reports to their release, tester and device, and groups them by signature.
+///
+/// Synchronous and blocking (SQLite, files, symbolication): a server calls `processNext` from its
+/// blocking-work pool, the CLI directly. Several processes may run one at once; each report is
+/// claimed by one of them, and a claim left by a killed process is taken over.
+public final class CrashProcessor: Sendable {
+    /// The store it works on.
+    public let store: CrashStore
+    private let cache: SymbolIndexCache
+    /// The symbolicator and the archive's symbol count it was made for: when symbols are added a
+    /// new one is made, so nothing it remembered as missing stays missing.
+    private let current = Mutex<(symbolicator: Symbolicator, symbols: Int64)?>(nil)
+
+    /// A processor for `store`, with symbol indexes cached in the home's `cache/symbols/`.
+    public init(store: CrashStore) throws {
+        self.store = store
+        cache = try SymbolIndexCache(directory: store.home.symbolIndexPath)
+    }
+
+    /// Processes up to `limit` queued reports and returns how many it processed (0 when the queue
+    /// has nothing for it). Results are written in one transaction.
+    @discardableResult
+    public func processNext(limit: Int = 32, now: Date, only: Set<Int64>? = nil) throws -> Int {
+        let items = try store.claim(limit: limit, now: now, only: only)
+        guard !items.isEmpty else { return 0 }
+        do {
+            let symbolicator = try symbolicatorForArchive()
+            var results: [(CrashQueueItem, CrashAnalysis)] = []
+            for item in items {
+                if item.attempts > CrashStore.maxAttempts {
+                    results.append((item, CrashAnalysis(status: .unreadable, error: "processing it stopped \(CrashStore.maxAttempts) times without finishing (the processor was killed or ran out of memory); the raw report is kept")))
+                    continue
+                }
+                results.append((item, try analyse(item.reportID, symbolicator: symbolicator)))
+            }
+            try store.home.store.write { db in
+                for (item, analysis) in results {
+                    try store.record(analysis, for: item.reportID, now: now, db: db)
+                    try CrashStore.complete(item, db: db)
+                }
+            }
+        } catch {
+            // Released for the next run (this process's claims are never taken over otherwise).
+            try? store.release(items)
+            throw error
+        }
+        return items.count
+    }
+
+    /// Processes until the queue has nothing left for this process, at most `maxReports`.
+    @discardableResult
+    public func drain(maxReports: Int = 100_000, now: @Sendable () -> Date) throws -> Int {
+        var total = 0
+        while total < maxReports {
+            let count = try processNext(limit: min(32, maxReports - total), now: now())
+            if count == 0 { break }
+            total += count
+        }
+        return total
+    }
+
+    private func analyse(_ id: Int64, symbolicator: Symbolicator) throws -> CrashAnalysis {
+        let row: (String, Int64)? = try store.home.store.read { db in
+            guard let row = try db.queryOne("SELECT blob, size FROM crash_reports WHERE id = ?", [.integer(id)]),
+                  let blob = row.string(0), let size = row.int(1) else { return nil }
+            return (blob, size)
+        }
+        guard let (blob, size) = row, let path = store.rawPath(sha256: blob) else {
+            return CrashAnalysis(status: .unreadable, error: "the report's row is damaged; restore the home from a backup")
+        }
+        let bytes: [UInt8]
+        do { bytes = try CrashStore.readFile(path, limit: Int(max(size, 0))) } catch {
+            return CrashAnalysis(status: .unreadable, error: "its raw bytes cannot be read (\(error)); `betactl verify` checks the archive")
+        }
+        return try CrashAnalysis.analyse(bytes, symbolicator: symbolicator)
+    }
+
+    /// The symbolicator to use now: a fresh one when the archive's symbols changed.
+    private func symbolicatorForArchive() throws -> Symbolicator {
+        let count: Int64 = try store.home.store.read { db in
+            let symbols = try db.queryOne("SELECT count(*) FROM symbols")?.int(0) ?? 0
+            let replaced = try db.queryOne("SELECT count(*) FROM replaced_symbols")?.int(0) ?? 0
+            return symbols &* 1_000_003 &+ replaced
+        }
+        return current.withLock { current in
+            if let current, current.symbols == count { return current.symbolicator }
+            var symbolicator = Symbolicator(locator: ArchiveSymbolFileLocator(archive: store.archive), cache: cache)
+            symbolicator.missingAppSymbolsReason = "no dSYM with this UUID is archived; archive it with `betactl add-symbols` and the report is symbolicated again"
+            current = (symbolicator, count)
+            return symbolicator
+        }
+    }
+}
+
+extension CrashStore {
+    /// Gives claimed items back to the queue.
+    func release(_ items: [CrashQueueItem]) throws {
+        try home.store.write { db in
+            for item in items {
+                try db.query("UPDATE crash_queue SET claimed_by = NULL, claimed_at = NULL, attempts = max(attempts - 1, 0) WHERE report_id = ?",
+                             [.integer(item.reportID)])
+            }
+        }
+    }
+
+    /// Writes what processing found, links the report and keeps its group.
+    func record(_ analysis: CrashAnalysis, for id: Int64, now: Date, db: SQLiteConnection) throws {
+        guard let row = try db.queryOne("SELECT signature_key, tester_id, received_at FROM crash_reports WHERE id = ?", [.integer(id)]) else { return }
+        let oldSignature = row.string(0)
+        let receivedAt = row.string(2) ?? Timestamp.string(now)
+        try db.query("DELETE FROM crash_images WHERE report_id = ?", [.integer(id)])
+        for image in analysis.images {
+            try db.query("INSERT OR IGNORE INTO crash_images (report_id, uuid, arch, name, has_symbols, reason) VALUES (?, ?, ?, ?, ?, ?)",
+                         [.integer(id), .text(image.uuid), .text(image.architecture), .text(Self.shortened(image.name)),
+                          .integer(image.hasSymbols ? 1 : 0), .optional(image.reason)])
+        }
+        let release = try linkedRelease(analysis, db: db)
+        let tester = try linkedTester(id, current: row.int(1), db: db)
+        let device = try tester.flatMap { try linkedDevice(tester: $0, model: analysis.hardwareModel, db: db) }
+        if let signature = analysis.signature {
+            try db.query("INSERT INTO crash_groups (signature_key, exception_type, frames, title, first_seen_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (signature_key) DO NOTHING",
+                         [.text(signature.key), .text(signature.exceptionType), .text(signature.frames.joined(separator: "\n")),
+                          .text(signature.description), .text(receivedAt)])
+        }
+        try db.query("""
+            UPDATE crash_reports SET status = ?, format = ?, bug_type = ?, processed_at = ?, error = ?, process_name = ?, bundle_id = ?,
+                app_version = ?, app_build = ?, os_version = ?, hardware_model = ?, incident_identifier = ?, crashed_at = ?,
+                exception_type = ?, summary = ?, signature_key = ?, release_id = ?, tester_id = ?, device_udid = ?
+            WHERE id = ?
+            """, [.text(analysis.status.rawValue), .optional(analysis.format), .optional(analysis.bugType), .text(Timestamp.string(now)),
+                  .optional(analysis.error), .optional(analysis.processName.map(Self.shortened)), .optional(analysis.bundleID.map(Self.shortened)),
+                  .optional(analysis.appVersion.map(Self.shortened)), .optional(analysis.appBuild.map(Self.shortened)),
+                  .optional(analysis.osVersion.map(Self.shortened)), .optional(analysis.hardwareModel.map(Self.shortened)),
+                  .optional(analysis.incidentIdentifier.map(Self.shortened)), .optional(analysis.crashedAt.map(Self.shortened)),
+                  .optional(analysis.exceptionType.map(Self.shortened)), .optional(analysis.summary.map { String($0.prefix(1024)) }),
+                  .optional(analysis.signature?.key), .optional(release), .optional(tester), .optional(device), .integer(id)])
+        if let oldSignature, oldSignature != analysis.signature?.key {
+            // Regrouped: a group left without reports goes away.
+            try db.query("DELETE FROM crash_groups WHERE signature_key = ? AND NOT EXISTS (SELECT 1 FROM crash_reports WHERE signature_key = ?)",
+                         [.text(oldSignature), .text(oldSignature)])
+        }
+    }
+
+    /// The release whose executables have the report's app image UUIDs: the newest one still
+    /// offered, else the newest.
+    private func linkedRelease(_ analysis: CrashAnalysis, db: SQLiteConnection) throws -> Int64? {
+        var best: (active: Bool, id: Int64)?
+        for image in analysis.images {
+            for row in try db.query("SELECT r.id, r.revoked_at IS NULL FROM release_slices s JOIN releases r ON r.id = s.release_id WHERE s.uuid = ?",
+                                    [.text(image.uuid)]) {
+                guard let id = row.int(0) else { continue }
+                let candidate = (active: row.int(1) == 1, id: id)
+                if best == nil || (candidate.active ? 1 : 0, candidate.id) > (best!.active ? 1 : 0, best!.id) { best = candidate }
+            }
+        }
+        return best?.id
+    }
+
+    /// The tester: the one whose page (or `--tester`) an upload came through, else one whose email
+    /// an SDK upload's user id or contact gives.
+    private func linkedTester(_ id: Int64, current: Int64?, db: SQLiteConnection) throws -> Int64? {
+        if let row = try db.queryOne("SELECT tester_id FROM crash_uploads WHERE report_id = ? AND tester_id IS NOT NULL ORDER BY id LIMIT 1", [.integer(id)]),
+           let tester = row.int(0) { return tester }
+        for row in try db.query("SELECT user_id, contact FROM crash_uploads WHERE report_id = ? ORDER BY id", [.integer(id)]) {
+            for candidate in [row.string(0), row.string(1)].compactMap({ $0 }) where candidate.contains("@") {
+                let email = String(candidate.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+                if let match = try db.queryOne("SELECT id FROM testers WHERE removed_at IS NULL AND email = ? COLLATE NOCASE", [.text(email)]),
+                   let tester = match.int(0) { return tester }
+            }
+        }
+        return current
+    }
+
+    /// The tester's device of the report's model, when exactly one of their devices is that model.
+    private func linkedDevice(tester: Int64, model: String?, db: SQLiteConnection) throws -> String? {
+        guard let model, !model.isEmpty else { return nil }
+        let rows = try db.query("SELECT udid FROM devices WHERE tester_id = ? AND removed_at IS NULL AND model = ?", [.integer(tester), .text(model)])
+        return rows.count == 1 ? rows[0].string(0) : nil
+    }
+}

@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import AppleFormats
+
+/// The home's crash reports: raw reports content-addressed in `blobs/`, one row per distinct
+/// report, one row per upload, a processing queue and groups by crash signature.
+///
+/// `store(_:now:)` is the durable step: when it returns, every report's bytes are fsync'd in the
+/// blob store and its rows are committed (SQLite in WAL mode with `synchronous = FULL`). It takes
+/// a batch, so a server can give one pair of transactions and one round of fsyncs to many
+/// concurrent uploads. Processing (`CrashProcessor`) happens later, from the queue.
+public struct CrashStore: Sendable {
+    /// The home the reports live in.
+    public let home: Home
+    let archive: Archive
+
+    /// The default limit on one report's size: 10 MB.
+    public static let defaultMaxReportBytes: Int64 = 10 << 20
+
+    /// Opens the crash store of `home`.
+    public init(home: Home) {
+        self.home = home
+        archive = Archive(home: home)
+    }
+
+    /// The path of a report's raw bytes.
+    public func rawPath(sha256: String) -> String? {
+        HashDigest(hex: sha256).map { archive.blobPath($0) }
+    }
+
+    /// The raw bytes of report `id`, exactly as received.
+    public func rawBytes(of id: Int64) throws -> [UInt8] {
+        let record = try report(id: id)
+        guard let path = rawPath(sha256: record.sha256) else { throw CrashError.unknownReport(String(id)) }
+        return try CrashStore.readFile(path, limit: Int(max(record.size, 0)) + 1)
+    }
+
+    /// Stores a batch of reports durably and queues the new ones for processing. A report already
+    /// stored (the same bytes) is not stored again: the upload is added to it and its receipt says
+    /// `duplicate`. Either the whole batch is recorded or none of it is.
+    public func store(_ submissions: [CrashSubmission], now: Date, maxReportBytes: Int64 = CrashStore.defaultMaxReportBytes) throws -> [CrashReceipt] {
+        guard !submissions.isEmpty else { return [] }
+        for submission in submissions {
+            let name = submission.fileName ?? "the report"
+            guard !submission.bytes.isEmpty else { throw CrashError.empty(name: name) }
+            guard Int64(submission.bytes.count) <= maxReportBytes else {
+                throw CrashError.tooLarge(size: Int64(submission.bytes.count), limit: maxReportBytes)
+            }
+        }
+        let digests = submissions.map { SHA256.hash($0.bytes) }
+        var registrations: [(HashDigest, UInt64, String)] = []
+        var seen = Set<String>()
+        for (digest, submission) in zip(digests, submissions) where seen.insert(digest.hex).inserted {
+            registrations.append((digest, UInt64(submission.bytes.count), "crash"))
+        }
+        // Registered as pending first: a process killed while copying leaves rows that the next
+        // clean-up recognises (dead pid) and removes with their files.
+        try archive.markPending(registrations, now: now)
+        let staging = try archive.makeStagingDirectory()
+        defer { rmdir(staging) }
+        var written = Set<String>()
+        for (digest, submission) in zip(digests, submissions) where written.insert(digest.hex).inserted {
+            if !archive.blobs.contains(digest) { _ = try archive.blobs.store(submission.bytes, staging: staging) }
+        }
+        let stamp = Timestamp.string(now)
+        return try home.store.write { db in
+            try archive.commitBlobs(registrations, now: now, db: db)
+            var receipts: [CrashReceipt] = []
+            for (digest, submission) in zip(digests, submissions) {
+                var duplicate = false
+                let id: Int64
+                var status = CrashStatus.queued
+                if let row = try db.queryOne("SELECT id, status FROM crash_reports WHERE blob = ?", [.text(digest.hex)]), let existing = row.int(0) {
+                    duplicate = true
+                    id = existing
+                    status = row.string(1).flatMap(CrashStatus.init(rawValue:)) ?? .queued
+                    try db.query("UPDATE crash_reports SET last_received_at = ? WHERE id = ?", [.text(stamp), .integer(id)])
+                    // A later upload may name a tester the first did not: link it again.
+                    if submission.testerID != nil || submission.userID != nil || submission.contact != nil {
+                        try Self.enqueue([id], reason: "upload", now: now, db: db)
+                    }
+                } else {
+                    try db.query("""
+                        INSERT INTO crash_reports (blob, size, file_name, received_at, last_received_at, status, tester_id)
+                        VALUES (?, ?, ?, ?, ?, 'queued', ?)
+                        """, [.text(digest.hex), .integer(Int64(submission.bytes.count)), .optional(submission.fileName.map(Self.shortened)),
+                              .text(stamp), .text(stamp), .optional(submission.testerID)])
+                    guard let new = try db.queryOne("SELECT last_insert_rowid()")?.int(0) else { throw CrashError.unknownReport("new") }
+                    id = new
+                    try Self.enqueue([id], reason: "new", now: now, db: db)
+                }
+                try db.query("""
+                    INSERT INTO crash_uploads (report_id, received_at, source, key_id, tester_id, user_id, contact, description, file_name)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.integer(id), .text(stamp), .text(submission.source.rawValue), .optional(submission.keyID), .optional(submission.testerID),
+                          .optional(submission.userID.map(Self.shortened)), .optional(submission.contact.map(Self.shortened)),
+                          .optional(submission.description.map { String($0.prefix(Self.maxDescription)) }),
+                          .optional(submission.fileName.map(Self.shortened))])
+                receipts.append(CrashReceipt(reportID: id, sha256: digest.hex, duplicate: duplicate, status: status))
+            }
+            return receipts
+        }
+    }
+
+    /// Longest description kept; a longer one is cut.
+    static let maxDescription = 16 * 1024
+
+    /// Names and ids are cut to a line's worth.
+    static func shortened(_ text: String) -> String { String(text.prefix(256)) }
+
+    /// Reads a whole file of at most `limit` bytes.
+    static func readFile(_ path: String, limit: Int) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileSystemError(operation: "open", path: path, errno: errno) }
+        defer { close(fd) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 256 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError(operation: "read", path: path, errno: errno)
+            }
+            if count == 0 { return result }
+            result.append(contentsOf: chunk[..<count])
+            guard result.count <= limit else { throw CrashError.tooLarge(size: Int64(result.count), limit: Int64(limit)) }
+        }
+    }
+}
