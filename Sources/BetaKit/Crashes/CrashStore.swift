@@ -135,3 +135,12 @@ public struct CrashStore: Sendable {
         }
     }
 }
+
+extension CrashStore {
+    /// Whether `bytes` are a report the store keeps (a crash, low-memory or other diagnostic
+    /// report), told from the bytes alone, with what they look like otherwise. Cheap enough to
+    /// run on every upload, so a photo or a zip is refused at once instead of stored.
+    public static func recognize(_ bytes: [UInt8]) -> (accepted: Bool, evidence: String) {
+        CrashAnalysis.isReport(bytes)
+    }
+}

@@ -25,6 +25,8 @@ public final class BetaWebApplication: Sendable {
     let pages = PageCache()
     let renderer: PageRenderer
     let assets: WebAssets
+    /// Crash intake: durable group-committed uploads, the background processor, rate limits.
+    let crashes: CrashIntake
     private let watcher: StoreChangeWatcher
     private let watchTask = Mutex<Task<Void, Never>?>(nil)
 
@@ -37,6 +39,7 @@ public final class BetaWebApplication: Sendable {
         renderer = try PageRenderer(assets: assets)
         pool = try BlockingPool(configuration: configuration.blockingPool, name: "web-blocking")
         snapshots = SnapshotStore(home: home, pool: pool)
+        crashes = try CrashIntake(home: home, pool: pool, configuration: configuration.crashes, now: configuration.now)
         watcher = try StoreChangeWatcher(store: home.store)
     }
 
@@ -48,12 +51,17 @@ public final class BetaWebApplication: Sendable {
         let watcher = self.watcher
         let snapshots = self.snapshots
         let home = self.home
+        let crashes = self.crashes
+        crashes.start()
         let task = Task {
             _ = try? await pool.run { try Archive(home: home).recordMissingProfileDevices() }
             _ = try? await pool.run { try watcher.hasChanged() }
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
-                if (try? await pool.run({ try watcher.hasChanged() })) == true { snapshots.invalidate() }
+                if (try? await pool.run({ try watcher.hasChanged() })) == true {
+                    snapshots.invalidate()
+                    crashes.wake()  // `release` or `add-symbols` may have queued reports again
+                }
             }
         }
         watchTask.withLock { $0 = task }
@@ -65,6 +73,7 @@ public final class BetaWebApplication: Sendable {
             task?.cancel()
             task = nil
         }
+        crashes.stop()
         pool.shutdown()
     }
 

@@ -16,6 +16,8 @@ public struct WebConfiguration: Sendable {
     public var blockingPool = BlockingPool.Configuration()
     /// How often the database is checked for changes made by other processes.
     public var refreshInterval: Duration = .milliseconds(100)
+    /// Crash intake limits (report size, rate per key and per tester link).
+    public var crashes = CrashIntakeConfiguration()
     /// The current time; tests pin it (`BETACTL_NOW`).
     public var now: @Sendable () -> Date = { Date() }
 

@@ -45,6 +45,8 @@ struct TesterPage: Sendable, MustacheRepresentable {
     var devices: [DeviceRow]
     var releases: [ReleaseCard]
     var enrollURL: String?
+    /// The crash report form and the tester's reports, when the page offers them.
+    var crashes: CrashSection?
 
     init(snapshot: DistributionSnapshot, tester: Tester, urls: TesterURLs, chrome: PageChrome, enrollURL: String?, now: Date) {
         self.chrome = chrome
@@ -69,7 +71,7 @@ struct TesterPage: Sendable, MustacheRepresentable {
          "qrSVG": .string(qrSVG), "qrPNG": .string(qrPNG),
          "devices": .list(devices.map(\.mustacheValue)), "hasDevices": .bool(!devices.isEmpty),
          "releases": .list(releases.map(\.mustacheValue)), "hasReleases": .bool(!releases.isEmpty),
-         "enrollURL": enrollURL.map(MustacheValue.string) ?? .null]
+         "enrollURL": enrollURL.map(MustacheValue.string) ?? .null, "crashes": crashes?.mustacheValue ?? .null]
     }
 }
 

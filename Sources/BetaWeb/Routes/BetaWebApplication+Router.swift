@@ -23,7 +23,11 @@ extension BetaWebApplication {
             tester.get(TesterURLs.Pattern.icon, options: loop) { [self] request, _ in try await icon(request) }
             tester.get(TesterURLs.Pattern.qrSVG, options: loop) { [self] request, _ in try await qrCode(request, png: false) }
             tester.get(TesterURLs.Pattern.qrPNG, options: loop) { [self] request, _ in try await qrCode(request, png: true) }
+            tester.post(TesterURLs.Pattern.crashes, options: RouteOptions(bodyLimit: crashPageBodyLimit, execution: .eventLoop)) { [self] request, _ in
+                try await testerCrashUpload(request)
+            }
         }
+        addCrashRoutes(to: &router)
         return router
     }
 }

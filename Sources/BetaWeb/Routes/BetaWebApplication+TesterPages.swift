@@ -49,10 +49,11 @@ extension BetaWebApplication {
                                 client: ClientKind(userAgent: agent), inAppBrowser: ClientKind.isInAppBrowser(agent))
         if let cached = pages.get(key, generation: context.generation) { return .html(cached) }
         let settings = context.snapshot.settings
-        let page = TesterPage(snapshot: context.snapshot, tester: context.tester, urls: context.urls,
+        var page = TesterPage(snapshot: context.snapshot, tester: context.tester, urls: context.urls,
                               chrome: chrome(request, title: "\(settings.brandName): \(context.tester.name)", settings: settings,
                                              base: context.urls.base),
                               enrollURL: enrollURL(context.urls), now: now)
+        page.crashes = try await crashSection(context)
         let bytes = try renderer.render("tester", page)
         pages.put(key, generation: context.generation, bytes: bytes)
         return .html(bytes)

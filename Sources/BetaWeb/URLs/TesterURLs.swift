@@ -30,6 +30,7 @@ public struct TesterURLs: Sendable {
         static let icon = "/releases/:id/icon.png"
         static let qrSVG = "/qr.svg"
         static let qrPNG = "/qr.png"
+        static let crashes = "/crashes"
     }
 
     /// The tester's page.
@@ -46,6 +47,8 @@ public struct TesterURLs: Sendable {
     public var qrSVG: String { "\(page)/qr.svg" }
     /// The QR code of the tester's page, as PNG.
     public var qrPNG: String { "\(page)/qr.png" }
+    /// Where the page's crash report form posts.
+    public var crashes: String { "\(page)/crashes" }
 
     /// The link that asks iOS to install from `manifest`: the manifest URL is percent-encoded as a URI
     /// component (everything but RFC 3986 unreserved characters), as Apple's installer expects.

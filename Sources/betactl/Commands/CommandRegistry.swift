@@ -8,6 +8,7 @@ enum CommandRegistry {
         ImportProfileCommand.self, ProfilesCommand.self, CheckProfileCommand.self, EntitlementsCommand.self, CheckEntitlementsCommand.self,
         ReleaseCommand.self, AddSymbolsCommand.self, SymbolsCommand.self, ReleasesCommand.self, ShowReleaseCommand.self, RevokeCommand.self,
         SymbolicateCommand.self, InspectCommand.self,
+        CrashKeyCommand.self, AddCrashCommand.self, CrashesCommand.self, CrashGroupsCommand.self, ShowCrashCommand.self,
         ServeCommand.self,
         BackupCommand.self, VerifyCommand.self, RestoreCommand.self,
     ] }

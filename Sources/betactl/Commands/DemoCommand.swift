@@ -59,7 +59,7 @@ enum DemoCommand: BetactlCommand {
             invocation.print("\nServe it with:\n  betactl --home \(directory) serve --listen \(server.listen[0])")
             return
         }
-        try await ServeCommand.serve(home: home, configuration: server, web: ServeCommand.webConfiguration(args, invocation: invocation),
+        try await ServeCommand.serve(home: home, configuration: server, web: try ServeCommand.webConfiguration(args, invocation: invocation),
                                      accessLog: false, invocation: invocation) { addresses in
             let base = addresses.first.map { "http://\($0)" } ?? publicURL
             printSummary(home: home, base: base, invocation: invocation)

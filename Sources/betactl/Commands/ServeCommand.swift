@@ -22,6 +22,8 @@ enum ServeCommand: BetactlCommand {
             .value("--max-connections-per-ip", "N",
                    "Most simultaneous connections from one client address; more get 503 (default 64, 0 for no cap; trusted proxies are exempt)."),
             .flag("--no-access-log", "Do not write the access log to standard error."),
+            .value("--crash-max-size", "BYTES", "Largest crash report accepted (default 10485760, 10 MB); larger ones get 413."),
+            .value("--crash-rate-limit", "N", "Crash reports per minute from one ingest key or tester link (default 60, bursts of 20; 0 for no limit); more get 429."),
         ],
         discussion: "Put it behind a TLS-terminating proxy such as nginx or Caddy and pass that proxy with "
             + "--trusted-proxy so generated links use https (iOS installs only over https). Settings changed with "
@@ -33,7 +35,7 @@ enum ServeCommand: BetactlCommand {
         let args = invocation.arguments
         let home = try invocation.openHome()
         let configuration = try configuration(args, home: home)
-        try await serve(home: home, configuration: configuration, web: webConfiguration(args, invocation: invocation),
+        try await serve(home: home, configuration: configuration, web: try webConfiguration(args, invocation: invocation),
                         accessLog: !args.flag("--no-access-log"), invocation: invocation)
     }
 
@@ -50,10 +52,18 @@ enum ServeCommand: BetactlCommand {
                                    onListening: onListening)
     }
 
-    static func webConfiguration(_ args: ParsedArguments, invocation: Invocation) -> WebConfiguration {
+    static func webConfiguration(_ args: ParsedArguments, invocation: Invocation) throws -> WebConfiguration {
         var web = WebConfiguration()
         web.templatesDirectory = args.value("--templates")
         web.webDirectory = args.value("--web")
+        if let text = args.value("--crash-max-size") {
+            guard let value = Int64(text), value > 0 else { throw UsageError(message: "--crash-max-size needs a positive number of bytes, got \(text)", command: spec.name) }
+            web.crashes.maxReportBytes = value
+        }
+        if let text = args.value("--crash-rate-limit") {
+            guard let value = Int(text), value >= 0 else { throw UsageError(message: "--crash-rate-limit needs a number of reports per minute (0 for no limit), got \(text)", command: spec.name) }
+            web.crashes.reportsPerMinute = value
+        }
         // A pinned clock (BETACTL_NOW) stays pinned; otherwise pages see the real time as it passes.
         if invocation.environment["BETACTL_NOW"].map({ !$0.isEmpty }) == true {
             let fixed = invocation.now

@@ -1,0 +1,294 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import AppleFormats
+import BetaKit
+import BetaServer
+import Multipart
+
+/// A refused upload: the status, one sentence for the sender, and how long to wait for a 429.
+struct IntakeRefusal: Error, Sendable {
+    var status: HTTPStatus
+    var message: String
+    var retryAfter: Int?
+
+    static let tooManyRequests = HTTPStatus(code: 429)
+    static let unsupportedMediaType = HTTPStatus(code: 415)
+    static let unprocessable = HTTPStatus(code: 422)
+}
+
+extension BetaWebApplication {
+    /// The SDK endpoints, authenticated by ingest keys only: HockeySDK's two, KSCrash's standard
+    /// sink and the raw one. (The rest of `/api/v1` is the admin API's, with its own auth.)
+    func addCrashRoutes(to router: inout Router) {
+        let limits = configuration.crashes
+        let multipart = RouteOptions(bodyLimit: limits.maxReportBytes * 2 + (1 << 20), execution: .eventLoop)
+        let raw = RouteOptions(bodyLimit: limits.maxReportBytes, execution: .eventLoop)
+        router.post("/api/2/apps/:key/crashes", options: multipart) { [self] request, _ in await hockeyAppCrash(request, form: .xml) }
+        router.post("/api/2/apps/:key/crashes/upload", options: multipart) { [self] request, _ in await hockeyAppCrash(request, form: .fields) }
+        router.post("/api/kscrash/:key", options: RouteOptions(bodyLimit: limits.maxReportBytes * 4 + (1 << 20), execution: .eventLoop)) { [self] request, _ in
+            await kscrashReports(request)
+        }
+        router.post("/api/v1/crashes", options: raw) { [self] request, _ in await rawCrash(request) }
+    }
+
+    /// The body limit of the tester page's upload: every allowed file at its largest, plus the form.
+    var crashPageBodyLimit: Int64 { configuration.crashes.maxReportBytes * Int64(max(1, configuration.crashes.maxFilesPerUpload)) + (1 << 20) }
+
+    // MARK: Tester page
+
+    /// `POST /t/<token>/crashes`: the page's form, files in `report`, text in `description`.
+    func testerCrashUpload(_ request: Request) async throws -> Response {
+        let context = try await testerRequest(request)
+        let chrome = chrome(request, title: "Crash reports", settings: context.snapshot.settings, base: context.urls.base)
+        func page(_ heading: String, _ outcomes: [CrashUploadPage.Outcome], status: HTTPStatus, retryAfter: Int? = nil) throws -> Response {
+            let page = CrashUploadPage(chrome: chrome, heading: heading, outcomes: outcomes, testerPageURL: context.urls.page)
+            var response = Response.html(try renderer.render("crash-upload", page), status: status)
+            if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+            return response
+        }
+        do {
+            let parts = try await multipartParts(request, stripsHockeyCRLF: false, fields: ["report": configuration.crashes.maxReportBytes],
+                                                 maxParts: configuration.crashes.maxFilesPerUpload + 4)
+            let description = parts.first { $0.name == "description" }?.text
+            var outcomes: [CrashUploadPage.Outcome] = []
+            var submissions: [(Int, CrashSubmission)] = []
+            let files = parts.filter { $0.name == "report" && (!$0.bytes.isEmpty || $0.head.filename?.isEmpty == false) }
+            guard !files.isEmpty else { return try page("No report was sent", [.init(name: "Report", text: "Choose a report file first (.ips, .crash or .txt).", ok: false)], status: .badRequest) }
+            guard files.count <= configuration.crashes.maxFilesPerUpload else {
+                throw IntakeRefusal(status: .contentTooLarge, message: "Send at most \(configuration.crashes.maxFilesPerUpload) reports at once.")
+            }
+            for part in files {
+                let name = part.head.filename.flatMap { $0.isEmpty ? nil : $0 } ?? "Report"
+                let bytes = part.bytes
+                guard !bytes.isEmpty else {
+                    outcomes.append(.init(name: name, text: "The file is empty.", ok: false))
+                    continue
+                }
+                let (accepted, evidence) = CrashStore.recognize(bytes)
+                guard accepted else {
+                    outcomes.append(.init(name: name, text: "Not a crash report (it looks like \(evidence)). Send the .ips or .crash file iOS wrote.", ok: false))
+                    continue
+                }
+                submissions.append((outcomes.count, CrashSubmission(bytes: bytes, source: .page, fileName: name, testerID: context.tester.id,
+                                                                     description: description)))
+                outcomes.append(.init(name: name, text: "", ok: true))
+            }
+            if !submissions.isEmpty {
+                if let wait = crashes.limiter.take("tester:\(context.tester.id)", cost: submissions.count) {
+                    let seconds = RateLimiter.retryAfterSeconds(wait)
+                    return try page("Too many reports at once", [.init(name: "Reports", text: "You sent many reports in a short time. Wait \(seconds) seconds and send them again.", ok: false)],
+                                    status: IntakeRefusal.tooManyRequests, retryAfter: seconds)
+                }
+                let receipts = try await crashes.submit(submissions.map(\.1))
+                for ((position, _), receipt) in zip(submissions, receipts) {
+                    outcomes[position].text = receipt.duplicate
+                        ? "Already received as report \(receipt.reportID); thank you for sending it again."
+                        : "Received as report \(receipt.reportID). It is being processed; your page lists it."
+                }
+            }
+            let stored = outcomes.filter(\.ok).count
+            let heading = stored == outcomes.count ? (stored == 1 ? "Thank you: your report was received" : "Thank you: your reports were received")
+                : stored == 0 ? "No report was received" : "Some reports were received"
+            return try page(heading, outcomes, status: stored == 0 ? IntakeRefusal.unprocessable : .ok)
+        } catch let refusal as IntakeRefusal {
+            return try page("The upload was refused", [.init(name: "Reports", text: refusal.message, ok: false)], status: refusal.status,
+                            retryAfter: refusal.retryAfter)
+        } catch let error as CrashError {
+            return try page("The upload was refused", [.init(name: "Reports", text: Self.sentence(error.description), ok: false)],
+                            status: error.category == .invalidInput ? IntakeRefusal.unprocessable : .badRequest)
+        }
+    }
+
+    // MARK: SDKs
+
+    /// HockeySDK's two forms: `xml` (a `<crashes>` document) or separate fields.
+    enum HockeyForm { case xml, fields }
+
+    /// `POST /api/2/apps/<key>/crashes[/upload]`: answered 201 with a short body (HockeySDK counts an
+    /// empty body as a failure and sends the report again).
+    func hockeyAppCrash(_ request: Request, form: HockeyForm) async -> Response {
+        await answer(request, success: .created, body: { _ in Array("Crash report received.\n".utf8) }) { key in
+            let parts = try await multipartParts(request, stripsHockeyCRLF: true,
+                                                 fields: ["xml": configuration.crashes.maxReportBytes * 2, "log": configuration.crashes.maxReportBytes],
+                                                 maxParts: 16)
+            func part(_ name: String) -> FormPart? { parts.first { $0.name == name } }
+            func text(_ name: String) -> String? { part(name)?.text }
+            var submissions: [CrashSubmission] = []
+            switch form {
+            case .xml:
+                guard let xml = part("xml") else { throw IntakeRefusal(status: .badRequest, message: "the upload has no xml part; HockeySDK sends the crash as a part named xml") }
+                let upload: HockeyAppCrashUpload
+                do { upload = try HockeyAppCrashUpload(bytes: xml.bytes) } catch let error as HockeyAppCrashUploadError {
+                    throw IntakeRefusal(status: IntakeRefusal.unprocessable, message: error.description)
+                }
+                for crash in upload.crashes {
+                    submissions.append(CrashSubmission(bytes: Array(crash.log.utf8), source: .hockeyApp, fileName: crash.crashID.map { "\($0).crash" },
+                                                       keyID: key.id, userID: crash.userID, contact: crash.contact, description: crash.userDescription))
+                }
+            case .fields:
+                guard let log = part("log") else { throw IntakeRefusal(status: .badRequest, message: "the upload has no log part; HockeySDK sends the crash log as a part named log") }
+                submissions.append(CrashSubmission(bytes: log.bytes, source: .hockeyApp, fileName: log.head.filename, keyID: key.id,
+                                                   userID: text("userID") ?? text("userId"), contact: text("contact"), description: text("description")))
+            }
+            return submissions
+        }
+    }
+
+    /// `POST /api/kscrash/<key>`: KSCrash's standard sink, a `reports` part holding a JSON array.
+    func kscrashReports(_ request: Request) async -> Response {
+        await answer(request, success: .ok, body: { receipts in Self.receiptsJSON(receipts) }) { key in
+            let parts = try await multipartParts(request, stripsHockeyCRLF: false, fields: ["reports": configuration.crashes.maxReportBytes * 4], maxParts: 8)
+            guard let part = parts.first(where: { $0.name == "reports" }) else {
+                throw IntakeRefusal(status: .badRequest, message: "the upload has no reports part; KSCrash's standard sink sends a JSON array of reports there")
+            }
+            let bytes = part.bytes
+            let ranges: [Range<Int>]
+            do { ranges = try KSCrashBatch.split(bytes) } catch let error as KSCrashBatchError {
+                throw IntakeRefusal(status: IntakeRefusal.unprocessable, message: error.description)
+            }
+            return ranges.enumerated().map { index, range in
+                CrashSubmission(bytes: Array(bytes[range]), source: .kscrash, fileName: "kscrash-\(index + 1).json", keyID: key.id)
+            }
+        }
+    }
+
+    /// `POST /api/v1/crashes?key=<key>`: the report as the body; 202 with its receipt.
+    func rawCrash(_ request: Request) async -> Response {
+        await answer(request, success: .init(code: 202), body: { receipts in Self.receiptsJSON(receipts, single: true) }) { key in
+            let bytes: [UInt8]
+            switch request.body {
+            case .empty: bytes = []
+            case .bytes(let body): bytes = body
+            case .file(let file):
+                let limit = configuration.crashes.maxReportBytes
+                bytes = try await pool.run { try file.readAll() }
+                guard Int64(bytes.count) <= limit else { throw CrashError.tooLarge(size: Int64(bytes.count), limit: limit) }
+            }
+            return [CrashSubmission(bytes: bytes, source: .raw, fileName: request.queryValue("name"), keyID: key.id,
+                                    userID: request.queryValue("user"), contact: request.queryValue("contact"),
+                                    description: request.queryValue("description"))]
+        }
+    }
+
+    /// Runs an SDK upload: checks the key, reads the submissions, refuses what is not a report,
+    /// applies the key's rate limit, stores durably and answers. Errors become plain-text answers.
+    private func answer(_ request: Request, success: HTTPStatus, body: @escaping @Sendable ([CrashReceipt]) -> [UInt8],
+                        _ read: @Sendable (CrashKey) async throws -> [CrashSubmission]) async -> Response {
+        do {
+            let presented = request.parameters["key"] ?? request.queryValue("key") ?? ""
+            let store = crashes.store
+            guard !presented.isEmpty, let key = try await pool.run({ try store.activeKey(presented) }) else {
+                throw IntakeRefusal(status: .notFound, message: "unknown or revoked ingest key; create one with `betactl crash-key create BUNDLE_ID`")
+            }
+            let submissions = try await read(key)
+            guard !submissions.isEmpty else { throw IntakeRefusal(status: .badRequest, message: "the upload holds no report") }
+            for submission in submissions {
+                guard Int64(submission.bytes.count) <= configuration.crashes.maxReportBytes else {
+                    throw CrashError.tooLarge(size: Int64(submission.bytes.count), limit: configuration.crashes.maxReportBytes)
+                }
+                guard !submission.bytes.isEmpty else { throw CrashError.empty(name: submission.fileName ?? "the report") }
+                let (accepted, evidence) = CrashStore.recognize(submission.bytes)
+                guard accepted else { throw CrashError.notAReport(name: submission.fileName ?? "the report", evidence: evidence) }
+            }
+            if let wait = crashes.limiter.take("key:\(key.id)", cost: submissions.count) {
+                let seconds = RateLimiter.retryAfterSeconds(wait)
+                throw IntakeRefusal(status: IntakeRefusal.tooManyRequests, message: "this key sent too many reports; wait \(seconds) seconds", retryAfter: seconds)
+            }
+            let receipts = try await crashes.submit(submissions)
+            var response = Response(status: success, body: .bytes(body(receipts)))
+            response.headers.set("Content-Type", success == .created ? "text/plain; charset=utf-8" : "application/json")
+            response.headers.set("Cache-Control", "no-store")
+            return response
+        } catch let refusal as IntakeRefusal {
+            return Self.plain(refusal.status, refusal.message, retryAfter: refusal.retryAfter)
+        } catch let error as CrashError {
+            if case .tooLarge = error { return Self.plain(.contentTooLarge, error.description) }
+            return Self.plain(error.category == .invalidInput ? IntakeRefusal.unprocessable : .badRequest, error.description)
+        } catch let error as BlockingPoolError {
+            return Self.plain(.serviceUnavailable, error.description, retryAfter: 5)
+        } catch {
+            return Self.plain(.internalServerError, "the report could not be stored; try again later")
+        }
+    }
+
+    static func plain(_ status: HTTPStatus, _ message: String, retryAfter: Int? = nil) -> Response {
+        var response = Response(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: .bytes(Array((message + "\n").utf8)))
+        if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+        response.headers.set("Cache-Control", "no-store")
+        return response
+    }
+
+    static func receiptsJSON(_ receipts: [CrashReceipt], single: Bool = false) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data: Data?
+        if single, let first = receipts.first {
+            data = try? encoder.encode(CrashJSON.receipt(first))
+        } else {
+            data = try? encoder.encode(["reports": receipts.map(CrashJSON.receipt)])
+        }
+        return data.map { Array($0) + [0x0A] } ?? Array("{}\n".utf8)
+    }
+
+    /// "the report is …; send …" as a sentence for a page.
+    static func sentence(_ text: String) -> String {
+        guard let first = text.first else { return text }
+        return first.uppercased() + text.dropFirst() + "."
+    }
+
+    // MARK: Multipart
+
+    /// One part of an upload form, read into memory (parts are bounded by the form's limits).
+    struct FormPart: Sendable {
+        var head: MultipartPartHead
+        var bytes: [UInt8]
+        var name: String { head.name }
+        /// The part as UTF-8 text, nil when empty or not UTF-8.
+        var text: String? { bytes.isEmpty ? nil : String(validating: bytes, as: UTF8.self) }
+    }
+
+    /// Parses a multipart body on the blocking pool (large parts pass through a spool file in the
+    /// home's tmp/) and reads every part. Malformed bodies are 400, bodies over a limit 413.
+    func multipartParts(_ request: Request, stripsHockeyCRLF: Bool, fields: [String: Int64], maxParts: Int) async throws -> [FormPart] {
+        let boundary: MultipartBoundary
+        do { boundary = try MultipartBoundary(contentType: request.headers["Content-Type"] ?? "") } catch {
+            throw IntakeRefusal(status: IntakeRefusal.unsupportedMediaType, message: error.description)
+        }
+        let limits = MultipartLimits(maxParts: maxParts, headerBytesPerPart: 8 * 1024, bytesPerPart: 64 * 1024, bytesPerField: fields,
+                                     totalBytes: fields.values.reduce(0, +) + (1 << 20))
+        let spool = home.temporaryPath
+        let body = request.body
+        do {
+            return try await pool.run {
+                var parser = MultipartParser(boundary: boundary, limits: limits, spoolDirectory: spool, memoryThreshold: 1 << 20,
+                                             stripsCRLFBeforeCloseDelimiter: stripsHockeyCRLF)
+                let parts: [MultipartPart<MultipartValue>]
+                switch body {
+                case .empty: parts = try parser.parse([])
+                case .bytes(let bytes): parts = try parser.parse(bytes)
+                case .file(let file): parts = try parser.parseFile(atPath: file.path)
+                }
+                return try parts.map { part throws(MultipartError) in FormPart(head: part.head, bytes: try part.value.readAll()) }
+            }
+        } catch let error as MultipartError {
+            switch error.category {
+            case .limitExceeded: throw IntakeRefusal(status: .contentTooLarge, message: error.description)
+            case .malformed: throw IntakeRefusal(status: .badRequest, message: error.description)
+            case .storage, .caller: throw error
+            }
+        }
+    }
+}
+
+extension BetaWebApplication {
+    /// The tester page's crash section: the form and the tester's newest reports.
+    func crashSection(_ context: TesterRequest) async throws -> CrashSection {
+        let store = crashes.store
+        let id = context.tester.id
+        let (records, groups) = try await pool.run { (try store.reports(CrashFilter(testerID: id, limit: 20)), try store.groups(testerID: id)) }
+        return CrashSection(uploadURL: context.urls.crashes, records: records, groups: groups)
+    }
+}
