@@ -33,5 +33,6 @@ enum AddSymbolsCommand: BetactlCommand {
         if !result.replaced.isEmpty { summary += " and replaced \(result.replaced.count) damaged one\(result.replaced.count == 1 ? "" : "s")" }
         if !result.releaseIDs.isEmpty { summary += " for release\(result.releaseIDs.count == 1 ? "" : "s") \(result.releaseIDs.map(String.init).joined(separator: ", "))" }
         invocation.print(summary + ".")
+        CrashFollowUp.processRequeued(home: archive.home, invocation: invocation)
     }
 }

@@ -63,5 +63,6 @@ enum ReleaseCommand: BetactlCommand {
         if let earlier = result.earlierRelease {
             invocation.print("  again         the same package as release \(earlier)")
         }
+        CrashFollowUp.processRequeued(home: home, invocation: invocation)
     }
 }
