@@ -84,8 +84,12 @@ public final class BetaWebApplication: Sendable {
                                                          internalError: { [self] request, context in await internalErrorPage(request, context) })]
     }
 
-    /// Rewrites request targets for logs: a tester's token becomes `…`.
+    /// Rewrites request targets for logs: a tester's token, and an app's crash ingest key, become `…`.
     public static func redactTarget(_ target: String) -> String {
+        redactTesterToken(redactIngestKey(target))
+    }
+
+    static func redactTesterToken(_ target: String) -> String {
         guard let range = target.firstRange(of: "/t/") else { return target }
         let rest = target[range.upperBound...]
         let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex

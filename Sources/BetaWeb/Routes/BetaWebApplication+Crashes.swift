@@ -292,3 +292,22 @@ extension BetaWebApplication {
         return CrashSection(uploadURL: context.urls.crashes, records: records, groups: groups)
     }
 }
+
+extension BetaWebApplication {
+    /// The access log's form of an SDK target: the ingest key in `/api/2/apps/<key>/…`,
+    /// `/api/kscrash/<key>` and `?key=` becomes `…`.
+    static func redactIngestKey(_ target: String) -> String {
+        var result = target
+        for prefix in ["/api/2/apps/", "/api/kscrash/"] {
+            guard let range = result.range(of: prefix) else { continue }
+            let rest = result[range.upperBound...]
+            let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+            if end > rest.startIndex { result = String(result[..<range.upperBound]) + "…" + String(rest[end...]) }
+        }
+        guard let question = result.firstIndex(of: "?") else { return result }
+        let query = result[result.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            pair.hasPrefix("key=") ? "key=…" : String(pair)
+        }
+        return String(result[...question]) + query.joined(separator: "&")
+    }
+}

@@ -23,7 +23,8 @@ enum ServeCommand: BetactlCommand {
                    "Most simultaneous connections from one client address; more get 503 (default 64, 0 for no cap; trusted proxies are exempt)."),
             .flag("--no-access-log", "Do not write the access log to standard error."),
             .value("--crash-max-size", "BYTES", "Largest crash report accepted (default 10485760, 10 MB); larger ones get 413."),
-            .value("--crash-rate-limit", "N", "Crash reports per minute from one ingest key or tester link (default 60, bursts of 20; 0 for no limit); more get 429."),
+            .flag("--no-crash-processing", "Store crash reports but leave them queued for another server or `betactl add-crash` to process."),
+            .value("--crash-rate-limit", "N", "Crash reports per minute from one ingest key or tester link (default 60, in bursts of up to 20; 0 for no limit); more get 429."),
         ],
         discussion: "Put it behind a TLS-terminating proxy such as nginx or Caddy and pass that proxy with "
             + "--trusted-proxy so generated links use https (iOS installs only over https). Settings changed with "
@@ -56,6 +57,7 @@ enum ServeCommand: BetactlCommand {
         var web = WebConfiguration()
         web.templatesDirectory = args.value("--templates")
         web.webDirectory = args.value("--web")
+        web.crashes.processInBackground = !args.flag("--no-crash-processing")
         if let text = args.value("--crash-max-size") {
             guard let value = Int64(text), value > 0 else { throw UsageError(message: "--crash-max-size needs a positive number of bytes, got \(text)", command: spec.name) }
             web.crashes.maxReportBytes = value
@@ -63,6 +65,7 @@ enum ServeCommand: BetactlCommand {
         if let text = args.value("--crash-rate-limit") {
             guard let value = Int(text), value >= 0 else { throw UsageError(message: "--crash-rate-limit needs a number of reports per minute (0 for no limit), got \(text)", command: spec.name) }
             web.crashes.reportsPerMinute = value
+            web.crashes.burst = max(1, min(value, web.crashes.burst))
         }
         // A pinned clock (BETACTL_NOW) stays pinned; otherwise pages see the real time as it passes.
         if invocation.environment["BETACTL_NOW"].map({ !$0.isEmpty }) == true {
