@@ -299,7 +299,7 @@ extension BetaWebApplication {
     static func redactIngestKey(_ target: String) -> String {
         var result = target
         for prefix in ["/api/2/apps/", "/api/kscrash/"] {
-            guard let range = result.range(of: prefix) else { continue }
+            guard let range = result.firstRange(of: prefix) else { continue }
             let rest = result[range.upperBound...]
             let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
             if end > rest.startIndex { result = String(result[..<range.upperBound]) + "…" + String(rest[end...]) }
