@@ -67,6 +67,7 @@ public enum AppleFormatsFuzz {
         "png": png,
         "recognize": recognize,
         "kscrash": kscrash,
+        "kscrash-batch": kscrashBatch,
         "enrollment": enrollment,
         "mobileconfig": mobileconfig,
         "hockeyapp": hockeyApp,

@@ -113,3 +113,23 @@ extension AppleFormatsFuzz {
         for process in report.processes { fuzzConsume(report.bytes(ofPages: process.residentPages)) }
     }
 }
+
+extension AppleFormatsFuzz {
+    /// KSCrash's `reports` array split into reports: ranges in order, inside the input, each one
+    /// a whole `{…}`; every report found is then read on its own.
+    static func kscrashBatch(_ bytes: UnsafeRawBufferPointer) {
+        let array = Array(bytes)
+        let ranges: [Range<Int>]
+        do { ranges = try KSCrashBatch.split(array) } catch {
+            fuzzConsume(error.description)
+            return
+        }
+        var previousEnd = 0
+        for range in ranges {
+            fuzzCheck(range.lowerBound >= previousEnd && range.upperBound <= array.count, "report ranges overlap or leave the input")
+            fuzzCheck(array[range.lowerBound] == UInt8(ascii: "{") && array[range.upperBound - 1] == UInt8(ascii: "}"), "a report range is not one object")
+            previousEnd = range.upperBound
+            do { fuzzConsume(try KSCrashReport(bytes: Array(array[range])).crashReport()) } catch { fuzzConsume(error.description) }
+        }
+    }
+}
