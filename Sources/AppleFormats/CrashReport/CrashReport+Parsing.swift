@@ -42,21 +42,23 @@ extension CrashReport {
         guard let headerEnd = endOfJSONObject(body) else {
             throw CrashReportError.malformed("the JSON at the start of the file never closes")
         }
-        let first = Data(UnsafeBufferPointer(rebasing: bytes[body.start ..< headerEnd]))
         let rest = body.suffix(from: headerEnd).droppingLeadingWhitespace
-        let decoder = JSONDecoder()
         if rest.isEmpty {
             // A body without its header line.
-            guard let document = try? decoder.decode(IPSBody.self, from: first), !document.threads.isEmpty || !document.usedImages.isEmpty else {
+            guard let json = try? JSONParser.parse(bytes, in: body.start ..< headerEnd), let document = IPSBody(json: json),
+                  !document.threads.isEmpty || !document.usedImages.isEmpty else {
                 throw CrashReportError.unrecognized("the JSON has no threads or usedImages")
             }
             return CrashReport(ips: document, header: nil)
         }
-        let header = try? decoder.decode(IPSHeader.self, from: first)
+        let header = (try? JSONParser.parse(bytes, in: body.start ..< headerEnd)).flatMap(IPSHeader.init(json:))
         if rest.first == UInt8(ascii: "{") {
-            let document: IPSBody
-            do { document = try decoder.decode(IPSBody.self, from: Data(UnsafeBufferPointer(rebasing: bytes[rest.start ..< rest.end]))) } catch {
-                throw CrashReportError.malformed("the .ips body is not valid JSON (\(Self.describe(error)))")
+            let json: JSONValue
+            do { json = try JSONParser.parse(bytes, in: rest.start ..< rest.end) } catch {
+                throw CrashReportError.malformed("the .ips body is not valid JSON (\(error))")
+            }
+            guard let document = IPSBody(json: json) else {
+                throw CrashReportError.malformed("the .ips body is not valid JSON (it is not an object)")
             }
             return CrashReport(ips: document, header: header)
         }

@@ -68,7 +68,7 @@ public struct CrashStore: Sendable {
         defer { rmdir(staging) }
         var written = Set<String>()
         for (digest, submission) in zip(digests, submissions) where written.insert(digest.hex).inserted {
-            if !archive.blobs.contains(digest) { _ = try archive.blobs.store(submission.bytes, staging: staging) }
+            try archive.blobs.store(submission.bytes, digest: digest, staging: staging)
         }
         let stamp = Timestamp.string(now)
         return try home.store.write { db in

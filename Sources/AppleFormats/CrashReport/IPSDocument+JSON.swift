@@ -1,0 +1,127 @@
+/// The `.ips` models read from a parsed `JSONValue`, with exactly the leniency of their `Codable`
+/// conformances (see `Lenient`): a member of an unexpected type reads as absent, array elements
+/// that are not objects are dropped, and the nested structs whose fields are not lenient
+/// (`osVersion`, `exception`) read as absent when one of their fields has the wrong type. This is
+/// the path reports take: JSONDecoder costs several times the parse on a report's thousands of
+/// frames.
+extension IPSHeader {
+    init?(json value: JSONValue) {
+        guard let object = value.object else { return nil }
+        self.init(appName: object.present("app_name")?.string, appVersion: object.present("app_version")?.string,
+                  buildVersion: object.present("build_version")?.string, bundleID: object.present("bundleID")?.string,
+                  osVersion: object.present("os_version")?.string, incidentID: object.present("incident_id")?.string,
+                  name: object.present("name")?.string, timestamp: object.present("timestamp")?.string,
+                  bugType: object.present("bug_type")?.lenientString)
+    }
+}
+
+extension IPSBody {
+    /// Nil when `value` is not an object (JSONDecoder's type mismatch).
+    init?(json value: JSONValue) {
+        guard let object = value.object else { return nil }
+        self.init(incident: object.present("incident")?.string, modelCode: object.present("modelCode")?.string,
+                  cpuType: object.present("cpuType")?.string, procName: object.present("procName")?.string,
+                  procPath: object.present("procPath")?.string, captureTime: object.present("captureTime")?.string,
+                  pid: object.present("pid")?.int, translated: object.present("translated")?.bool,
+                  osVersion: object.present("osVersion").flatMap(OSVersion.init(json:)),
+                  bundleInfo: object.present("bundleInfo").flatMap(BundleInfo.init(json:)),
+                  exception: object.present("exception").flatMap(Exception.init(json:)),
+                  termination: object.present("termination").flatMap(Termination.init(json:)),
+                  faultingThread: object.present("faultingThread")?.int,
+                  threads: Self.elements(object.present("threads"), Thread.init(json:)),
+                  usedImages: Self.elements(object.present("usedImages"), Image.init(json:)),
+                  lastExceptionBacktrace: object.present("lastExceptionBacktrace").map { Self.elements($0, Frame.init(json:)) },
+                  asi: object.present("asi").flatMap(Self.stringLists), bugType: object.present("bug_type")?.lenientString)
+    }
+
+    /// `LenientArray`: the elements that read, nothing when it is not an array.
+    static func elements<Element>(_ value: JSONValue?, _ read: (JSONValue) -> Element?) -> [Element] {
+        guard let array = value?.array else { return [] }
+        var result: [Element] = []
+        result.reserveCapacity(array.count)
+        for element in array {
+            if let read = read(element) { result.append(read) }
+        }
+        return result
+    }
+
+    /// `[String: [String]]`, or nil when any value is not a list of strings.
+    static func stringLists(_ value: JSONValue) -> [String: [String]]? {
+        guard let object = value.object else { return nil }
+        var result: [String: [String]] = [:]
+        for (key, value) in zip(object.keys, object.values) {
+            guard let array = value.array else { return nil }
+            var strings: [String] = []
+            for element in array {
+                guard let string = element.string else { return nil }
+                strings.append(string)
+            }
+            result[key] = strings
+        }
+        return result
+    }
+
+    /// A plain optional field (not lenient): absent or null is nil, another type fails the struct.
+    static func strict(_ object: JSONObject, _ key: String) -> String?? {
+        guard let value = object.present(key) else { return .some(nil) }
+        guard let string = value.string else { return nil }
+        return .some(string)
+    }
+}
+
+extension IPSBody.OSVersion {
+    init?(json value: JSONValue) {
+        guard let object = value.object, let train = IPSBody.strict(object, "train"), let build = IPSBody.strict(object, "build") else { return nil }
+        self.init(train: train, build: build)
+    }
+}
+
+extension IPSBody.BundleInfo {
+    init?(json value: JSONValue) {
+        guard let object = value.object else { return nil }
+        self.init(shortVersion: object.present("CFBundleShortVersionString")?.lenientString, version: object.present("CFBundleVersion")?.lenientString,
+                  identifier: object.present("CFBundleIdentifier")?.string)
+    }
+}
+
+extension IPSBody.Exception {
+    init?(json value: JSONValue) {
+        guard let object = value.object, let type = IPSBody.strict(object, "type"), let signal = IPSBody.strict(object, "signal"),
+              let codes = IPSBody.strict(object, "codes"), let subtype = IPSBody.strict(object, "subtype"),
+              let message = IPSBody.strict(object, "message") else { return nil }
+        self.init(type: type, signal: signal, codes: codes, subtype: subtype, message: message)
+    }
+}
+
+extension IPSBody.Termination {
+    init?(json value: JSONValue) {
+        guard let object = value.object else { return nil }
+        self.init(namespace: object.present("namespace")?.string, code: object.present("code")?.int64, indicator: object.present("indicator")?.string)
+    }
+}
+
+extension IPSBody.Frame {
+    init?(json value: JSONValue) {
+        guard let object = value.object else { return nil }
+        self.init(imageOffset: object.present("imageOffset")?.uint64, imageIndex: object.present("imageIndex")?.int,
+                  symbol: object.present("symbol")?.string, symbolLocation: object.present("symbolLocation")?.uint64,
+                  sourceFile: object.present("sourceFile")?.string, sourceLine: object.present("sourceLine")?.int)
+    }
+}
+
+extension IPSBody.Thread {
+    init?(json value: JSONValue) {
+        guard let object = value.object else { return nil }
+        self.init(triggered: object.present("triggered")?.bool, name: object.present("name")?.string, queue: object.present("queue")?.string,
+                  frames: IPSBody.elements(object.present("frames"), IPSBody.Frame.init(json:)))
+    }
+}
+
+extension IPSBody.Image {
+    init?(json value: JSONValue) {
+        guard let object = value.object else { return nil }
+        self.init(arch: object.present("arch")?.string, uuid: object.present("uuid")?.string, path: object.present("path")?.string,
+                  name: object.present("name")?.string, bundleIdentifier: object.present("CFBundleIdentifier")?.string,
+                  base: object.present("base")?.uint64, size: object.present("size")?.uint64)
+    }
+}
