@@ -157,7 +157,8 @@ final class CrashIntake: Sendable {
 
     private func waitForWork(timeout: Duration) async {
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
+            // A cancelled timer (the wait ended first) must not wake the next wait.
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
             self?.wake()
         }
         defer { timer.cancel() }
