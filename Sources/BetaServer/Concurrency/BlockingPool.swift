@@ -135,7 +135,13 @@ private final class JobQueue: @unchecked Sendable {
 
     /// A worker thread's life: take jobs until the queue is closed and empty.
     func work() {
-        while let job = pop() { job.body?() }
+        while let job = pop() {
+            // The body refers to its job (to see cancellation): clearing it breaks that cycle, or
+            // every job would stay alive with everything its closure captured.
+            let body = job.body
+            job.body = nil
+            body?()
+        }
     }
 
     private func pop() -> Job? {
