@@ -77,7 +77,7 @@ target_flags() {
     local flags=()
     case "$target" in
         macho|dwarf|index|zip) flags+=(-max_len=262144) ;;
-        profile|der|crash|crash-render|png|recognize|kscrash|kscrash-batch|jetsam) flags+=(-max_len=131072) ;;
+        profile|der|crash|crash-render|png|recognize|kscrash|kscrash-batch|ips-json|jetsam) flags+=(-max_len=131072) ;;
         hockeyapp) flags+=(-max_len=65536) ;;
         demangle) flags+=(-max_len=1024) ;;
         udid) flags+=(-max_len=128) ;;
@@ -86,6 +86,7 @@ target_flags() {
     local dict="$target"
     [[ "$target" == crash-render ]] && dict=crash
     [[ "$target" == jetsam || "$target" == kscrash-batch ]] && dict=kscrash
+    [[ "$target" == ips-json ]] && dict=crash
     [[ "$target" == enrollment ]] && dict=mobileconfig
     [[ -f "$here/Dictionaries/$dict.dict" ]] && flags+=("-dict=$here/Dictionaries/$dict.dict")
     printf '%s\n' "${flags[@]}"

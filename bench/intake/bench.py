@@ -32,6 +32,12 @@ def rss_kib(pid, field):
     return 0
 
 
+def cpu_seconds(pid):
+    """User + system CPU time of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run_once(betactl, seconds, connections, report, work):
     home = work / "home"
     env = dict(os.environ, BETACTL_HOME=str(home))
@@ -64,21 +70,31 @@ def run_once(betactl, seconds, connections, report, work):
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
         url = f"http://127.0.0.1:{port}/api/v1/crashes?key={key}"
+        cpu_before = cpu_seconds(server.pid)
         started = time.monotonic()
         wrk = subprocess.run(["wrk", "-t", "2", "-c", str(connections), "-d", f"{seconds}s", "--timeout", "30s",
                               "-s", str(HERE / "upload.lua"), url], env=dict(env, REPORT=str(report)), capture_output=True, text=True)
         ended = time.monotonic()
         queued_at_end, _ = counts()
-        while True:
+        # Drained: the queue is empty and no upload still in flight when wrk stopped has landed
+        # for 100 ms (those are stored, and queued, after wrk's deadline).
+        drained, last_total, quiet_since = None, -1, None
+        while time.monotonic() - ended < 120:
             queued, total = counts()
+            now = time.monotonic()
+            if total != last_total:
+                last_total, quiet_since = total, now
             if queued == 0:
-                break
-            if time.monotonic() - ended > 120:
-                break
-            time.sleep(0.02)
-        drained = time.monotonic() - ended
+                drained = drained if drained is not None else now - ended
+                if now - quiet_since >= 0.1:
+                    break
+            else:
+                drained = None
+            time.sleep(0.01)
+        drained = drained if drained is not None else time.monotonic() - ended
         stop.set()
         sampler.join()
+        cpu = cpu_seconds(server.pid) - cpu_before
         hwm = rss_kib(server.pid, "VmHWM")
         requests = int(re.search(r"requests=(\d+)", wrk.stderr).group(1))
         failed = int(re.search(r"errors_status=(\d+)", wrk.stderr).group(1))
@@ -90,6 +106,7 @@ def run_once(betactl, seconds, connections, report, work):
             "rate": accepted / seconds, "queued_at_end": queued_at_end, "drain": drained, "left": queued,
             "peak_rss_mib": max(peak[0], hwm) / 1024, "statuses": statuses,
             "socket_errors": socket_errors.group(1) if socket_errors else "none",
+            "cpu_ms": cpu * 1000 / max(total, 1),
             "latency": re.search(r"p50_ms=([\d.]+) p99_ms=([\d.]+)", wrk.stderr).groups(),
         }
     finally:
@@ -120,7 +137,8 @@ def main():
     median = lambda key: statistics.median(r[key] for r in results)
     def each(fmt, key):
         return ", ".join(fmt.format(r[key]) for r in results)
-    stored_ok = "yes" if all(r["stored"] == r["accepted"] for r in results) else "NO"
+    # wrk stops counting at the deadline: requests still in flight then are stored but not counted.
+    stored_ok = "yes" if all(r["stored"] >= r["accepted"] for r in results) else "NO"
     lines = [
         f"Run on {time.strftime('%Y-%m-%d')} (2 CPUs shared with other jobs): {args.runs} runs of {args.seconds} s, "
         f"{args.connections} connections (wrk), a {size // 1000} KB .ips per request (each distinct), rate limit off, "
@@ -131,9 +149,10 @@ def main():
         f"| durable reports accepted per second | ≥ 500 | **{median('rate'):.0f}** | {each('{:.0f}', 'rate')} |",
         f"| queue left when the load ended | | {median('queued_at_end'):.0f} | {each('{}', 'queued_at_end')} |",
         f"| time to drain the queue after the load | ≤ 2 s | **{median('drain'):.2f} s** | {each('{:.2f}', 'drain')} |",
+        f"| server CPU per report (intake and symbolication) | | {median('cpu_ms'):.2f} ms | {each('{:.2f}', 'cpu_ms')} |",
         f"| server peak RSS | < 200 MB | **{median('peak_rss_mib'):.0f} MiB** | {each('{:.0f}', 'peak_rss_mib')} |",
         f"| latency p50 / p99 (ms) | | | {', '.join('/'.join(r['latency']) for r in results)} |",
-        f"| reports stored = 2xx answers | all | {stored_ok} | {', '.join(str(r['stored']) + '/' + str(r['accepted']) for r in results)} |",
+        f"| every 2xx answer stored (stored / 2xx counted) | all | {stored_ok} | {', '.join(str(r['stored']) + '/' + str(r['accepted']) for r in results)} |",
         f"| non-2xx answers; socket errors | 0 | | {'; '.join(str(r['failed']) + ', ' + r['socket_errors'] for r in results)} |",
         f"| final statuses | | | {'; '.join(str(r['statuses']) for r in results)} |",
     ]

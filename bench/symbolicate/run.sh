@@ -4,7 +4,7 @@
 # generated dSYM with over 200 MB of DWARF, on Sentry's CrashProbe dSYM (when ../shared/fixtures
 # is present) and on the small test fixture. Results go to bench/symbolicate/README.md.
 #   usage: bench/symbolicate/run.sh [REPORTS] [RUNS]
-# Needs: lld-19, llvm-19, python3, the Swift toolchain.
+# Needs: lld-19, llvm-19, python3, the Swift toolchain (whose own llvm-symbolizer is the peer when it is the fastest).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 swift build -c release --product betactl

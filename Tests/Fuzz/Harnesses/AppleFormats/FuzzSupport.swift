@@ -68,6 +68,7 @@ public enum AppleFormatsFuzz {
         "recognize": recognize,
         "kscrash": kscrash,
         "kscrash-batch": kscrashBatch,
+        "ips-json": ipsJSON,
         "enrollment": enrollment,
         "mobileconfig": mobileconfig,
         "hockeyapp": hockeyApp,

@@ -133,3 +133,18 @@ extension AppleFormatsFuzz {
         }
     }
 }
+
+extension AppleFormatsFuzz {
+    /// `.ips` bodies through both readers: `JSONParser` with `IPSBody(json:)` (the path reports
+    /// take) must give exactly what the lenient `Codable` models give through JSONDecoder.
+    static func ipsJSON(_ bytes: UnsafeRawBufferPointer) {
+        let array = Array(bytes)
+        let decoded = (try? JSONDecoder().decode(IPSBody.self, from: Data(array))).map { CrashReport(ips: $0, header: nil) }
+        let parsed: CrashReport?
+        do { parsed = IPSBody(json: try JSONParser.parse(array)).map { CrashReport(ips: $0, header: nil) } } catch {
+            fuzzConsume(error.description)
+            parsed = nil
+        }
+        fuzzCheck(parsed == decoded, "JSONParser and JSONDecoder read an .ips body differently")
+    }
+}
