@@ -46,7 +46,7 @@ struct JSONParser {
         switch bytes[position] {
         case UInt8(ascii: "{"): return .object(try object(depth: depth + 1))
         case UInt8(ascii: "["): return .array(try array(depth: depth + 1))
-        case UInt8(ascii: "\""): return try string().map(JSONValue.string) ?? .invalidString
+        case UInt8(ascii: "\""): return try string().map(JSONValue.string) ?? .unreadable
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
@@ -204,16 +204,15 @@ struct JSONParser {
         guard position < end, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[position]) else { throw failure("a number needs digits") }
         var magnitude: UInt64 = 0
         var overflow = false
-        if bytes[position] == UInt8(ascii: "0") {
+        // Leading zeros ("08252") parse, but the value reads as nothing, as with JSONDecoder.
+        let leadingZero = bytes[position] == UInt8(ascii: "0") && position + 1 < end
+            && (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[position + 1])
+        while position < end, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[position]) {
+            let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (plus, o2) = times.addingReportingOverflow(UInt64(bytes[position] - UInt8(ascii: "0")))
+            overflow = overflow || o1 || o2
+            magnitude = plus
             position += 1
-        } else {
-            while position < end, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[position]) {
-                let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
-                let (plus, o2) = times.addingReportingOverflow(UInt64(bytes[position] - UInt8(ascii: "0")))
-                overflow = overflow || o1 || o2
-                magnitude = plus
-                position += 1
-            }
         }
         var integral = true
         if position < end, bytes[position] == UInt8(ascii: ".") {
@@ -229,6 +228,7 @@ struct JSONParser {
             guard position < end, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[position]) else { throw failure("an exponent needs digits") }
             while position < end, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
         }
+        if leadingZero { return .unreadable }
         if integral && !overflow {
             if negative {
                 if magnitude <= UInt64(Int64.max) { return .integer(-Int64(magnitude)) }

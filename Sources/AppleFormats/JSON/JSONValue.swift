@@ -11,9 +11,10 @@ enum JSONValue: Sendable, Equatable {
     /// Any other number.
     case double(Double)
     case string(String)
-    /// A string whose content is not a valid string (raw control characters, a malformed escape,
-    /// not UTF-8): it parses, but reads as no value of any type, as with JSONDecoder.
-    case invalidString
+    /// A value that parses but reads as no value of any type, as with JSONDecoder: a string whose
+    /// content is not a valid string (raw control characters, a malformed escape, not UTF-8) or a
+    /// number written with leading zeros.
+    case unreadable
     case array([JSONValue])
     case object(JSONObject)
 

@@ -52,9 +52,13 @@ public enum KSCrashBatch {
         while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
     }
 
-    /// The index after the `}` closing the object (or array nesting) that starts at `start`.
+    /// Deepest nesting followed; real reports nest a handful of levels.
+    static let maxDepth = 512
+
+    /// The index after the `}` closing the object that starts at `start`: every bracket must be
+    /// closed by its own kind, strings are skipped with their escapes.
     static func objectEnd(_ bytes: [UInt8], from start: Int) throws(KSCrashBatchError) -> Int {
-        var depth = 0
+        var open: [UInt8] = []
         var inString = false
         var escaped = false
         var index = start
@@ -67,11 +71,13 @@ public enum KSCrashBatch {
             }
             switch byte {
             case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard open.count < maxDepth else { throw .tooDeep(offset: index - 1, limit: maxDepth) }
+                open.append(byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-                if depth == 0 { return index }
-                if depth < 0 { throw .unbalanced(offset: index - 1) }
+                guard open.last == byte else { throw .unbalanced(offset: index - 1) }
+                open.removeLast()
+                if open.isEmpty { return index }
             default: break
             }
         }
@@ -89,8 +95,10 @@ public enum KSCrashBatchError: Error, Sendable, Equatable, CustomStringConvertib
     case notAnObject(index: Int, offset: Int)
     /// It ends inside a report.
     case truncated
-    /// A closing bracket without its opening one.
+    /// A closing bracket that does not match the last one opened.
     case unbalanced(offset: Int)
+    /// Nesting deeper than the limit.
+    case tooDeep(offset: Int, limit: Int)
     /// Something other than `,` or `]` after a report.
     case expectedCommaOrBracket(offset: Int)
     /// Text after the closing bracket.
@@ -105,7 +113,8 @@ public enum KSCrashBatchError: Error, Sendable, Equatable, CustomStringConvertib
         case let .notAnArray(offset): "the reports part is not a JSON array of reports (byte \(offset)); send KSCrash's standard sink output unchanged"
         case let .notAnObject(index, offset): "report \(index + 1) of the reports array is not a JSON object (byte \(offset)); send KSCrash's standard sink output unchanged"
         case .truncated: "the reports array ends in the middle of a report; the upload was cut short, send it again"
-        case let .unbalanced(offset): "the reports array has a closing bracket without its opening one at byte \(offset); send KSCrash's standard sink output unchanged"
+        case let .unbalanced(offset): "the reports array has a closing bracket that matches no opening one at byte \(offset); send KSCrash's standard sink output unchanged"
+        case let .tooDeep(offset, limit): "the reports array nests deeper than \(limit) levels at byte \(offset); send KSCrash's standard sink output unchanged"
         case let .expectedCommaOrBracket(offset): "the reports array has something other than a comma or ] after a report at byte \(offset); send KSCrash's standard sink output unchanged"
         case let .trailingData(offset): "the reports part has text after its JSON at byte \(offset); send only the array"
         case let .tooManyReports(limit): "the reports array holds more than \(limit) reports; send them in several posts"

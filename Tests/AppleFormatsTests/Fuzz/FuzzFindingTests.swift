@@ -33,3 +33,22 @@ import TestSupport
         }
     }
 }
+
+/// Findings of the crash-intake targets (`ips-json`, `kscrash-batch`).
+@Suite struct CrashIntakeFuzzFindingTests {
+    /// A body the two .ips readers read differently (the fuzzer's differential check): a number
+    /// written with a leading zero, which JSONDecoder parses but cannot read as a number.
+    @Test func theIPSBodyReadersAgreeOnTheFoundBody() throws {
+        let bytes = try FuzzFindingTests.input("ips-json", "differs-from-jsondecoder.json")
+        let decoded = (try? JSONDecoder().decode(IPSBody.self, from: Data(bytes))).map { CrashReport(ips: $0, header: nil) }
+        let parsed = (try? JSONParser.parse(bytes)).flatMap(IPSBody.init(json:)).map { CrashReport(ips: $0, header: nil) }
+        #expect(parsed == decoded)
+    }
+
+    /// `{` closed by `]` was taken for a whole report.
+    @Test func mismatchedBracketsAreNotAReport() throws {
+        let bytes = try FuzzFindingTests.input("kscrash-batch", "mismatched-brackets.json")
+        #expect(throws: KSCrashBatchError.self) { try KSCrashBatch.split(bytes) }
+        #expect(throws: KSCrashBatchError.self) { try KSCrashBatch.split(Array(#"[{"a": [1}]]"#.utf8)) }
+    }
+}
