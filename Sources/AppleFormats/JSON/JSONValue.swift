@@ -75,8 +75,8 @@ enum JSONValue: Sendable, Equatable {
     var isNull: Bool { self == .null }
 }
 
-/// A JSON object: its members in order. Lookups search from the end, so a repeated key reads as
-/// its last value; objects in reports have a few dozen keys at most.
+/// A JSON object: its members in order. A repeated key reads as its first value, as with
+/// JSONDecoder; objects in reports have a few dozen keys at most, so lookups are a linear search.
 struct JSONObject: Sendable, Equatable {
     var keys: [String] = []
     var values: [JSONValue] = []
@@ -84,12 +84,8 @@ struct JSONObject: Sendable, Equatable {
     var isValid = true
 
     subscript(key: String) -> JSONValue? {
-        var index = keys.count - 1
-        while index >= 0 {
-            if keys[index] == key { return values[index] }
-            index -= 1
-        }
-        return nil
+        guard let index = keys.firstIndex(of: key) else { return nil }
+        return values[index]
     }
 
     /// The member's value unless it is absent or null: what `decodeIfPresent` treats as present.

@@ -36,13 +36,17 @@ import TestSupport
 
 /// Findings of the crash-intake targets (`ips-json`, `kscrash-batch`).
 @Suite struct CrashIntakeFuzzFindingTests {
-    /// A body the two .ips readers read differently (the fuzzer's differential check): a number
-    /// written with a leading zero, which JSONDecoder parses but cannot read as a number.
+    /// Bodies the two .ips readers read differently (the fuzzer's differential check): a number
+    /// written with a leading zero, which JSONDecoder parses but cannot read as a number, and a
+    /// repeated key, whose first value JSONDecoder reads.
     @Test func theIPSBodyReadersAgreeOnTheFoundBody() throws {
-        let bytes = try FuzzFindingTests.input("ips-json", "differs-from-jsondecoder.json")
-        let decoded = (try? JSONDecoder().decode(IPSBody.self, from: Data(bytes))).map { CrashReport(ips: $0, header: nil) }
-        let parsed = (try? JSONParser.parse(bytes)).flatMap(IPSBody.init(json:)).map { CrashReport(ips: $0, header: nil) }
-        #expect(parsed == decoded)
+        for name in ["leading-zero.json", "repeated-key.json"] {
+            let bytes = try FuzzFindingTests.input("ips-json", name)
+            let decoded = (try? JSONDecoder().decode(IPSBody.self, from: Data(bytes))).map { CrashReport(ips: $0, header: nil) }
+            let parsed = (try? JSONParser.parse(bytes)).flatMap(IPSBody.init(json:)).map { CrashReport(ips: $0, header: nil) }
+            #expect(parsed != nil)
+            #expect(parsed == decoded, "\(name)")
+        }
     }
 
     /// `{` closed by `]` was taken for a whole report.
