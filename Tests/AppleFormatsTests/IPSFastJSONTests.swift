@@ -70,7 +70,7 @@ import TestSupport
             do { _ = try JSONParser.parse(Array(text.utf8)) } catch { #expect(error.offset == offset, "\(text): \(error)") }
         }
         // A damaged string or a number with leading zeros is a value that reads as nothing, not a broken document (as with JSONDecoder).
-        for text in ["\"\\ud800\"", "\"a\u{01}b\"", "\"\\q\"", "\"\\u12G4\"", "08252", "-01.5"] {
+        for text in ["\"\\ud800\"", "\"a\u{01}b\"", "\"\\q\"", "\"\\u12G4\"", "08252", "-01.5", "43727-5760", "1.", "1e", "1e999", "--1"] {
             #expect((try? JSONParser.parse(Array(text.utf8))) == .unreadable, "\(text)")
         }
         let deep = Array(String(repeating: "[", count: 600).utf8) + Array(String(repeating: "]", count: 600).utf8)

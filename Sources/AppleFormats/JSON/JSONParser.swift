@@ -194,41 +194,60 @@ struct JSONParser {
         return String(validating: decoded, as: UTF8.self)
     }
 
+    /// A number. Like JSONDecoder, the token is the whole run of number characters (digits,
+    /// `+`, `-`, `.`, `e`, `E`); a run that is not an RFC 8259 number, or has leading zeros,
+    /// parses but reads as nothing (`unreadable`).
     private mutating func number() throws(JSONParseError) -> JSONValue {
         let start = position
-        var negative = false
-        if bytes[position] == UInt8(ascii: "-") {
-            negative = true
-            position += 1
+        var runEnd = position
+        while runEnd < end, Self.isNumberCharacter(bytes[runEnd]) { runEnd += 1 }
+        position = runEnd
+        return Self.number(UnsafeBufferPointer(rebasing: bytes[start ..< runEnd])) ?? .unreadable
+    }
+
+    static func isNumberCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): true
+        default: false
         }
-        guard position < end, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[position]) else { throw failure("a number needs digits") }
+    }
+
+    /// The value of a number token, nil unless it is exactly an RFC 8259 number without leading zeros.
+    static func number(_ token: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+        var index = 0
+        let count = token.count
+        func isDigit(_ at: Int) -> Bool { at < count && token[at] >= UInt8(ascii: "0") && token[at] <= UInt8(ascii: "9") }
+        var negative = false
+        if index < count, token[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        guard isDigit(index) else { return nil }
+        if token[index] == UInt8(ascii: "0"), isDigit(index + 1) { return nil }
         var magnitude: UInt64 = 0
         var overflow = false
-        // Leading zeros ("08252") parse, but the value reads as nothing, as with JSONDecoder.
-        let leadingZero = bytes[position] == UInt8(ascii: "0") && position + 1 < end
-            && (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[position + 1])
-        while position < end, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[position]) {
+        while isDigit(index) {
             let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
-            let (plus, o2) = times.addingReportingOverflow(UInt64(bytes[position] - UInt8(ascii: "0")))
+            let (plus, o2) = times.addingReportingOverflow(UInt64(token[index] - UInt8(ascii: "0")))
             overflow = overflow || o1 || o2
             magnitude = plus
-            position += 1
+            index += 1
         }
         var integral = true
-        if position < end, bytes[position] == UInt8(ascii: ".") {
+        if index < count, token[index] == UInt8(ascii: ".") {
             integral = false
-            position += 1
-            guard position < end, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[position]) else { throw failure("a fraction needs digits") }
-            while position < end, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+            index += 1
+            guard isDigit(index) else { return nil }
+            while isDigit(index) { index += 1 }
         }
-        if position < end, bytes[position] | 0x20 == UInt8(ascii: "e") {
+        if index < count, token[index] | 0x20 == UInt8(ascii: "e") {
             integral = false
-            position += 1
-            if position < end, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
-            guard position < end, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[position]) else { throw failure("an exponent needs digits") }
-            while position < end, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+            index += 1
+            if index < count, token[index] == UInt8(ascii: "+") || token[index] == UInt8(ascii: "-") { index += 1 }
+            guard isDigit(index) else { return nil }
+            while isDigit(index) { index += 1 }
         }
-        if leadingZero { return .unreadable }
+        guard index == count else { return nil }
         if integral && !overflow {
             if negative {
                 if magnitude <= UInt64(Int64.max) { return .integer(-Int64(magnitude)) }
@@ -238,8 +257,7 @@ struct JSONParser {
                 return .unsigned(magnitude)
             }
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< position]), as: UTF8.self)
-        guard let double = Double(text), double.isFinite else { throw JSONParseError(offset: start, reason: "a number out of range") }
+        guard let double = Double(String(decoding: token, as: UTF8.self)), double.isFinite else { return nil }
         return .double(double)
     }
 }
