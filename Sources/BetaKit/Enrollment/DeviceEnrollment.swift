@@ -27,6 +27,8 @@ public struct DeviceEnrollment: Sendable {
     static let outstandingChallengeLimit = 20
     /// How long results stay viewable.
     static let resultLifetime: TimeInterval = 7 * 86_400
+    /// Results kept per tester; older ones go, so a flood of posts to one link cannot grow the table.
+    static let resultsPerTester = 100
 
     let home: Home
 
@@ -64,20 +66,20 @@ public struct DeviceEnrollment: Sendable {
         let reply: DeviceEnrollmentReply
         if bodyTooLarge || body.count > Self.maxReplySize {
             result.outcome = .tooLarge
-            result.detail = "the reply is larger than the \(Self.maxReplySize) bytes a device sends"
+            result.detail = Self.cleaned("the reply is larger than the \(Self.maxReplySize) bytes a device sends")
             return try record(result)
         }
         do {
             reply = try DeviceEnrollmentReply(bytes: body)
         } catch {
-            result.detail = error.description
+            result.detail = Self.cleaned(error.description)
             return try record(result)
         }
         result.udid = reply.udid
         result.model = reply.product
         guard let product = reply.product, let family = DeviceFamily(modelCode: product) else {
-            result.detail = reply.product.map { "the reply's model code \($0) is not one betactl knows" }
-                ?? "the reply does not say which model the device is (no PRODUCT)"
+            result.detail = Self.cleaned(reply.product.map { "the reply's model code \($0) is not one betactl knows" }
+                ?? "the reply does not say which model the device is (no PRODUCT)")
             return try record(result)
         }
         result.family = family
@@ -156,6 +158,16 @@ public struct DeviceEnrollment: Sendable {
                   .optional(reply.imei), .optional(reply.deviceName), .text(Timestamp.string(now))])
     }
 
+    /// A reason as kept and shown: at most 300 characters, control characters (which a forged reply
+    /// can put in a quoted value, and at which SQLite text would end) replaced by "?".
+    static func cleaned(_ detail: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in detail.unicodeScalars.prefix(300) {
+            scalars.append(scalar.value < 0x20 || scalar.value == 0x7F ? "?" : scalar)
+        }
+        return String(scalars)
+    }
+
     /// Stores a result reached without touching the roster.
     private func record(_ result: EnrollmentResult) throws -> EnrollmentResult {
         try home.store.write { db in try Self.insert(result, db: db) }
@@ -171,7 +183,12 @@ public struct DeviceEnrollment: Sendable {
                   .optional(result.deviceName), .optional(result.model), .optional(result.family?.rawValue),
                   .integer(result.reusedSlot ? 1 : 0), .optional(result.slots.map { Int64($0.used) }),
                   .optional(result.slots.map { Int64($0.limit) }), .optional(result.renews?.description),
-                  .optional(result.detail.map { String($0.prefix(500)) }), .text(Timestamp.string(result.createdAt))])
+                  .optional(result.detail), .text(Timestamp.string(result.createdAt))])
+        try db.query("""
+            DELETE FROM enrollment_results WHERE reference IN (
+                SELECT reference FROM enrollment_results WHERE tester_id = ? ORDER BY created_at DESC, reference LIMIT -1 OFFSET ?)
+                AND reference != ?
+            """, [.integer(result.testerID), .integer(Int64(resultsPerTester)), .text(result.reference)])
     }
 
     /// The result under `reference`, if it belongs to `testerID` and is still kept.

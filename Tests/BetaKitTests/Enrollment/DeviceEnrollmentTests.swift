@@ -214,3 +214,20 @@ struct DeviceEnrollmentTests {
         #expect(left == 1)
     }
 }
+
+/// Results and challenges cannot pile up, whatever is posted to a link.
+@Suite struct EnrollmentHousekeepingTests {
+    @Test func resultsPerTesterAreCappedAndTheNewestKept() throws {
+        let f = try RosterFixture()
+        let ann = try f.addTester("Ann")
+        let enrollment = DeviceEnrollment(home: f.home)
+        var last: EnrollmentResult?
+        for second in 0 ..< DeviceEnrollment.resultsPerTester + 15 {
+            last = try enrollment.receive([UInt8(second & 0xFF)], testerID: ann.id, now: at("2026-11-10").addingTimeInterval(Double(second)))
+        }
+        let count = try f.home.store.read { db in try db.queryOne("SELECT COUNT(*) FROM enrollment_results")?.int(0) }
+        #expect(count == Int64(DeviceEnrollment.resultsPerTester))
+        let newest = try #require(last)
+        #expect(try enrollment.result(reference: newest.reference, testerID: ann.id) == newest)
+    }
+}
