@@ -76,11 +76,13 @@ public enum OpenSSLTool {
         return plist + "</dict>\n</plist>\n"
     }
 
-    /// Signs `content` as a device does: `openssl cms -sign -nodetach -outform DER`.
-    public static func signDER(_ content: String, certificate: String, key: String, in directory: TemporaryDirectory) async throws -> [UInt8] {
+    /// Signs `content` as a device does: `openssl cms -sign -nodetach -outform DER`; with `ber`, in
+    /// BER with indefinite lengths (`-stream`), as some devices send it.
+    public static func signDER(_ content: String, certificate: String, key: String, ber: Bool = false,
+                               in directory: TemporaryDirectory) async throws -> [UInt8] {
         let input = try directory.write("content-\(UUID().uuidString.prefix(8)).plist", Array(content.utf8))
         let output = try await run(["cms", "-sign", "-nodetach", "-binary", "-outform", "DER", "-in", input,
-                                    "-signer", certificate, "-inkey", key])
+                                    "-signer", certificate, "-inkey", key] + (ber ? ["-stream"] : []))
         return Array(output)
     }
 

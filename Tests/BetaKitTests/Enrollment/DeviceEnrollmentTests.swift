@@ -46,6 +46,15 @@ struct DeviceEnrollmentTests {
         #expect(!result.reference.contains(Self.udid))
     }
 
+    @Test func aBERReplyWithIndefiniteLengthsIsReadLikeADERReply() async throws {
+        let replies = try await EnrollmentReplies.make()
+        let challenge = try enrollment.issueChallenge(testerID: ann.id, now: at("2026-11-10"))
+        let reply = try await replies.reply(ber: true, challenge: challenge)
+        #expect(Array(reply.prefix(2)) == [0x30, 0x80], "openssl -stream writes BER with indefinite lengths")
+        #expect(try enrollment.receive(reply, testerID: ann.id, now: at("2026-11-10")).outcome == .registered)
+        #expect(try device()?.name == "Ann's iPhone")
+    }
+
     @Test func withoutADeviceNameTheDeviceIsNamedAfterItsTesterAndModel() async throws {
         let replies = try await EnrollmentReplies.make()
         let challenge = try enrollment.issueChallenge(testerID: ann.id, now: at("2026-11-10"))

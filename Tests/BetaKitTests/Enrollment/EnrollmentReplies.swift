@@ -15,8 +15,8 @@ struct EnrollmentReplies {
     }
 
     func reply(udid: String = "00008120-001A2B3C4D5E6F70", product: String? = "iPhone15,2", deviceName: String? = "Ann's iPhone",
-               imei: String? = "35 123456 789012 3", challenge: String?) async throws -> [UInt8] {
+               imei: String? = "35 123456 789012 3", ber: Bool = false, challenge: String?) async throws -> [UInt8] {
         let plist = OpenSSLTool.deviceReplyPlist(udid: udid, product: product, deviceName: deviceName, imei: imei, challenge: challenge)
-        return try await OpenSSLTool.signDER(plist, certificate: device.certificate, key: device.key, in: directory)
+        return try await OpenSSLTool.signDER(plist, certificate: device.certificate, key: device.key, ber: ber, in: directory)
     }
 }
