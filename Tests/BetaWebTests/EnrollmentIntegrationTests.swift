@@ -50,6 +50,20 @@ struct EnrollmentIntegrationTests {
         #expect(field(secondContent, "Challenge").value as? String != challenge, "a fresh challenge each time")
     }
 
+    @Test func behindATrustedProxyTheReplyURLIsHttpsLikeTheManifestsLinks() async throws {
+        let fixture = try await EnrollmentFixture()
+        let server = try fixture.serve(["--trusted-proxy", "127.0.0.1"])
+        defer { server.stop() }
+        let response = try await curl("\(server.base)/t/\(fixture.annToken)/enroll.mobileconfig",
+                                      ["-H", "X-Forwarded-Proto: https", "-H", "X-Forwarded-Host: beta.example.org"])
+        let service = try #require(try MobileConfig(bytes: Array(response.body)).profile.profileService)
+        #expect(service.url == "https://beta.example.org/t/\(fixture.annToken)/enroll")
+        let manifest = try await curl("\(server.base)/t/\(fixture.annToken)/enroll",
+                                      ["-A", WebFixture.iPhone, "-H", "X-Forwarded-Proto: https", "-H", "X-Forwarded-Host: beta.example.org"])
+        #expect(manifest.text.contains("href=\"https://beta.example.org/t/\(fixture.annToken)/enroll.mobileconfig\""))
+        #expect(!manifest.text.contains("id=\"insecure\""))
+    }
+
     @Test func aNewDeviceIsRegisteredAndTheDuplicateTakesNoSecondSlot() async throws {
         let fixture = try await EnrollmentFixture()
         let server = try fixture.serve()

@@ -61,7 +61,7 @@ struct PendingDeviceTests {
         // As a database from before schema 6 would be: profiles imported, their devices not recorded.
         try f.home.store.write { db in try db.query("DELETE FROM profile_devices") }
         #expect(try f.roster.pendingDevices().count == 1)
-        try f.home.store.write { db in try Archive.backfillProfileDevices(db) }
+        try f.home.store.write { db in try Schema.enrollment.backfill?(db) }
         #expect(try f.roster.pendingDevices().isEmpty)
         let recorded = try f.home.store.read { db in try db.query("SELECT udid FROM profile_devices ORDER BY udid").compactMap { $0.string(0) } }
         #expect(recorded == FormatsFixtures.profileDevices.sorted())
