@@ -132,14 +132,28 @@ public struct RouteOptions: Sendable {
         case eventLoop
     }
 
+    /// What happens to a body larger than `bodyLimit`.
+    public enum OversizedBody: Sendable, Equatable {
+        /// Answer 413 and close the connection without running the handler: the default.
+        case reject
+        /// Keep the first `bodyLimit` bytes, read and discard the rest (up to `drainLimit` bytes in all;
+        /// 413 beyond), then run the handler with `Request.bodyExceededLimit` set. For clients that
+        /// take any answer but the application's own as a failure: iOS's enrolment, for one, treats
+        /// everything but its redirect as an invalid profile.
+        case truncate(drainLimit: Int64)
+    }
+
     /// Largest body accepted (413 beyond); nil uses `HTTPLimits.bodyBytes`.
     public var bodyLimit: Int64?
     /// Where the handler runs.
     public var execution: Execution
+    /// What happens to a body larger than `bodyLimit`.
+    public var oversizedBody: OversizedBody
 
     /// Creates route options.
-    public init(bodyLimit: Int64? = nil, execution: Execution = .concurrent) {
+    public init(bodyLimit: Int64? = nil, execution: Execution = .concurrent, oversizedBody: OversizedBody = .reject) {
         self.bodyLimit = bodyLimit
         self.execution = execution
+        self.oversizedBody = oversizedBody
     }
 }
