@@ -26,6 +26,7 @@ extension BetaWebApplication {
             tester.post(TesterURLs.Pattern.crashes, options: RouteOptions(bodyLimit: crashPageBodyLimit, execution: .eventLoop)) { [self] request, _ in
                 try await testerCrashUpload(request)
             }
+            addEnrollmentRoutes(to: &tester)
         }
         addCrashRoutes(to: &router)
         return router
