@@ -26,7 +26,7 @@ import TestSupport
     }
 
     static func viaParser(_ body: [UInt8]) -> CrashReport? {
-        (try? JSONParser.parse(body)).flatMap(IPSBody.init(json:)).map { CrashReport(ips: $0, header: nil) }
+        (try? IPSBody.read(body)).flatMap { $0 }.map { CrashReport(ips: $0, header: nil) }
     }
 
     @Test func realBodiesReadTheSameAsWithJSONDecoder() throws {

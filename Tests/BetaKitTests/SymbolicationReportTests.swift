@@ -154,3 +154,22 @@ extension SymbolicationReportTests {
         #expect(try locator.symbolFile(for: UUID(), architecture: .arm64) == nil)
     }
 }
+
+/// The word-at-a-time hex writer the text renderer uses for every address.
+@Suite struct TextOutputHexTests {
+    @Test func hexIsWrittenAsStringRadixSixteenPaddedToTheWidthAsked() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [UInt64] = [0, 1, 0xF, 0x10, 0xFFFF_FFFF, 0x1_0000_0000, UInt64.max, 0x1_02a0_4254]
+        for _ in 0 ..< 200 { values.append(UInt64.random(in: 0 ... UInt64.max, using: &generator) >> UInt64.random(in: 0 ... 63, using: &generator)) }
+        for value in values {
+            for digits in [0, 1, 2, 8, 16, 20] {
+                var out = TextOutput(capacity: 8)
+                out.appendHex(value, digits: digits)
+                let text = out.withBytes { String(decoding: $0, as: UTF8.self) }
+                let plain = String(value, radix: 16)
+                let expected = String(repeating: "0", count: max(0, min(16, digits) - plain.count)) + plain
+                #expect(text == expected, "\(value) \(digits)")
+            }
+        }
+    }
+}

@@ -45,19 +45,19 @@ extension CrashReport {
         let rest = body.suffix(from: headerEnd).droppingLeadingWhitespace
         if rest.isEmpty {
             // A body without its header line.
-            guard let json = try? JSONParser.parse(bytes, in: body.start ..< headerEnd), let document = IPSBody(json: json),
+            guard let document = try? IPSBody.read(bytes, in: body.start ..< headerEnd),
                   !document.threads.isEmpty || !document.usedImages.isEmpty else {
                 throw CrashReportError.unrecognized("the JSON has no threads or usedImages")
             }
             return CrashReport(ips: document, header: nil)
         }
-        let header = (try? JSONParser.parse(bytes, in: body.start ..< headerEnd)).flatMap(IPSHeader.init(json:))
+        let header = IPSHeader.read(bytes, in: body.start ..< headerEnd)
         if rest.first == UInt8(ascii: "{") {
-            let json: JSONValue
-            do { json = try JSONParser.parse(bytes, in: rest.start ..< rest.end) } catch {
+            let read: IPSBody?
+            do { read = try IPSBody.read(bytes, in: rest.start ..< rest.end) } catch {
                 throw CrashReportError.malformed("the .ips body is not valid JSON (\(error))")
             }
-            guard let document = IPSBody(json: json) else {
+            guard let document = read else {
                 throw CrashReportError.malformed("the .ips body is not valid JSON (it is not an object)")
             }
             return CrashReport(ips: document, header: header)
@@ -152,21 +152,34 @@ extension CrashReport {
         if bugType == nil { bugType = document.bugType }
     }
 
+    /// The report's frames for `list`. Frames are made in one step each, fields read where they
+    /// are: a report has thousands, and each copy of a frame or of an `IPSBody.Frame` retains
+    /// and releases its strings.
     private func frames(_ list: [IPSBody.Frame]) -> [Frame] {
-        list.enumerated().map { number, raw in
-            let offset = raw.imageOffset ?? 0
-            var frame: Frame
-            if let index = raw.imageIndex, images.indices.contains(index) {
-                let (address, overflow) = images[index].loadAddress.addingReportingOverflow(offset)
-                frame = Frame(number: number, address: overflow ? offset : address, imageIndex: index, imageName: images[index].name)
-            } else {
-                frame = Frame(number: number, address: offset)
+        var result: [Frame] = []
+        result.reserveCapacity(list.count)
+        list.withUnsafeBufferPointer { list in
+            for number in list.indices {
+                let offset = list[number].imageOffset ?? 0
+                let address: UInt64
+                let imageIndex: Int?
+                let imageName: String?
+                if let index = list[number].imageIndex, images.indices.contains(index) {
+                    let (sum, overflow) = images[index].loadAddress.addingReportingOverflow(offset)
+                    address = overflow ? offset : sum
+                    imageIndex = index
+                    imageName = images[index].name
+                } else {
+                    address = offset
+                    imageIndex = nil
+                    imageName = nil
+                }
+                let frame = Frame(number: number, address: address, imageIndex: imageIndex, imageName: imageName,
+                                  symbol: list[number].symbol, symbolOffset: list[number].symbolLocation,
+                                  sourceFile: list[number].sourceFile, sourceLine: list[number].sourceLine, textLine: nil)
+                result.append(consume frame)
             }
-            frame.symbol = raw.symbol
-            frame.symbolOffset = raw.symbolLocation
-            frame.sourceFile = raw.sourceFile
-            frame.sourceLine = raw.sourceLine
-            return frame
         }
+        return result
     }
 }

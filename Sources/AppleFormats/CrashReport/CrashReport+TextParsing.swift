@@ -23,10 +23,11 @@ extension CrashReport {
     mutating func resolveImages() {
         func resolve(_ frames: inout [Frame]) {
             for i in frames.indices where frames[i].imageIndex == nil {
-                let frame = frames[i]
-                if let index = images.firstIndex(where: { $0.contains(frame.address) }) {
+                // Fields are read one by one: a whole frame taken out would be copied.
+                let address = frames[i].address
+                if let index = images.firstIndex(where: { $0.contains(address) }) {
                     frames[i].imageIndex = index
-                } else if let name = frame.imageName, let index = images.firstIndex(where: { $0.name == name || $0.bundleIdentifier == name }) {
+                } else if let name = frames[i].imageName, let index = images.firstIndex(where: { $0.name == name || $0.bundleIdentifier == name }) {
                     frames[i].imageIndex = index
                 }
                 if frames[i].imageName == nil, let index = frames[i].imageIndex { frames[i].imageName = images[index].name }
@@ -49,6 +50,10 @@ struct TextParser {
     var index = 0
     // Image names repeat on every frame; one string per distinct name is enough.
     var names: [String] = []
+    /// The bytes of each of `names`.
+    var nameBytes: [[UInt8]] = []
+    /// The position in `names` of the name returned last.
+    var lastName = 0
 
     static let architectures: [StaticString] = ["arm64", "arm64e", "armv7", "armv7s", "armv7k", "armv6", "arm64_32", "arm",
                                                 "x86_64", "x86_64h", "i386", "ppc"]
@@ -71,16 +76,29 @@ struct TextParser {
 
     /// A string with the bytes of `text`, shared with earlier equal ones.
     mutating func interned(_ text: TextSlice) -> String {
-        for var name in names where name.utf8.count == text.count {
-            let same = name.withUTF8 { utf8 in
-                guard let stored = utf8.baseAddress, let origin = text.base.baseAddress else { return utf8.isEmpty }
-                return memcmp(stored, origin + text.start, text.count) == 0
-            }
-            if same { return name }
+        // Frames of one image follow each other: the last name is compared first. Names are
+        // compared as the bytes kept beside them, which costs no string access.
+        if lastName < names.count, Self.equal(nameBytes[lastName], text) { return names[lastName] }
+        for position in names.indices where Self.equal(nameBytes[position], text) {
+            lastName = position
+            return names[position]
         }
         let name = text.string
-        if names.count < 64 { names.append(name) }
+        if names.count < 64 {
+            names.append(name)
+            nameBytes.append(Array(UnsafeBufferPointer(rebasing: text.base[text.start ..< text.end])))
+            lastName = names.count - 1
+        }
         return name
+    }
+
+    /// Whether `bytes` are exactly those of `text`.
+    static func equal(_ bytes: [UInt8], _ text: TextSlice) -> Bool {
+        guard bytes.count == text.count else { return false }
+        return bytes.withUnsafeBufferPointer { stored in
+            guard let stored = stored.baseAddress, let origin = text.base.baseAddress else { return true }
+            return memcmp(stored, origin + text.start, text.count) == 0
+        }
     }
 
     mutating func run(into report: inout CrashReport) {
@@ -131,44 +149,79 @@ struct TextParser {
                 continue
             }
             if let colon = trimmed.firstIndex(of: UInt8(ascii: ":")) {
-                Self.apply(key: trimmed.prefix(upTo: colon).trimmed.string, value: trimmed.suffix(from: colon + 1).trimmed, to: &report)
+                Self.apply(key: trimmed.prefix(upTo: colon).trimmed, value: trimmed.suffix(from: colon + 1).trimmed, to: &report)
             }
         }
     }
 
-    static func apply(key: String, value: TextSlice, to report: inout CrashReport) {
-        guard !value.isEmpty else { return }
+    /// The header fields the model keeps, by their name in the text.
+    enum HeaderKey: CaseIterable {
+        case incident, hardware, process, path, identifier, version, codeType, osVersion, date, reportVersion
+        case exceptionType, exceptionCodes, exceptionSubtype, exceptionNote, terminationReason, crashedThread
+
+        /// The names a report may give the field.
+        var names: [StaticString] {
+            switch self {
+            case .incident: ["Incident Identifier"]
+            case .hardware: ["Hardware Model"]
+            case .process: ["Process"]
+            case .path: ["Path"]
+            case .identifier: ["Identifier"]
+            case .version: ["Version"]
+            case .codeType: ["Code Type"]
+            case .osVersion: ["OS Version"]
+            case .date: ["Date/Time"]
+            case .reportVersion: ["Report Version"]
+            case .exceptionType: ["Exception Type"]
+            case .exceptionCodes: ["Exception Codes"]
+            case .exceptionSubtype: ["Exception Subtype"]
+            case .exceptionNote: ["Exception Note", "Exception Reason", "Exception Message"]
+            case .terminationReason: ["Termination Reason"]
+            case .crashedThread: ["Triggered by Thread", "Crashed Thread"]
+            }
+        }
+
+        /// Every name with its field, looked up by bytes (every line of a report's header is).
+        static let table: [(StaticString, HeaderKey)] = allCases.flatMap { key in key.names.map { ($0, key) } }
+
+        /// The field named `name`, if the model keeps it.
+        static func named(_ name: TextSlice) -> HeaderKey? {
+            table.first { name.equals($0.0) }?.1
+        }
+    }
+
+    static func apply(key name: TextSlice, value: TextSlice, to report: inout CrashReport) {
+        guard !value.isEmpty, let key = HeaderKey.named(name) else { return }
         switch key {
-        case "Incident Identifier": report.incidentIdentifier = value.string
-        case "Hardware Model": report.hardwareModel = value.string
-        case "Process":
+        case .incident: report.incidentIdentifier = value.string
+        case .hardware: report.hardwareModel = value.string
+        case .process:
             let (name, pid) = headAndGroup(value, open: UInt8(ascii: "["), close: UInt8(ascii: "]"))
             report.processName = name.string
             report.processID = pid?.int
-        case "Path": report.processPath = value.string
-        case "Identifier": report.bundleIdentifier = value.string
-        case "Version":
+        case .path: report.processPath = value.string
+        case .identifier: report.bundleIdentifier = value.string
+        case .version:
             // "1.2 (42)": marketing version, then the build in parentheses.
             let (version, build) = headAndGroup(value, open: UInt8(ascii: "("), close: UInt8(ascii: ")"))
             report.version = version.string
             report.build = build?.string
-        case "Code Type": report.codeType = value.string
-        case "OS Version": report.osVersion = value.string
-        case "Date/Time": report.date = value.string
-        case "Report Version": report.reportVersion = value.string
-        case "Exception Type":
+        case .codeType: report.codeType = value.string
+        case .osVersion: report.osVersion = value.string
+        case .date: report.date = value.string
+        case .reportVersion: report.reportVersion = value.string
+        case .exceptionType:
             let (type, signal) = headAndGroup(value, open: UInt8(ascii: "("), close: UInt8(ascii: ")"))
             report.exception = (report.exception ?? .init()).with {
                 $0.type = type.string
                 $0.signal = signal?.string
             }
-        case "Exception Codes": report.exception = (report.exception ?? .init()).with { $0.codes = value.string }
-        case "Exception Subtype": report.exception = (report.exception ?? .init()).with { $0.subtype = value.string }
-        case "Exception Note", "Exception Reason", "Exception Message": report.exception = (report.exception ?? .init()).with { $0.note = value.string }
-        case "Termination Reason": report.terminationReason = value.string
-        case "Triggered by Thread", "Crashed Thread":
+        case .exceptionCodes: report.exception = (report.exception ?? .init()).with { $0.codes = value.string }
+        case .exceptionSubtype: report.exception = (report.exception ?? .init()).with { $0.subtype = value.string }
+        case .exceptionNote: report.exception = (report.exception ?? .init()).with { $0.note = value.string }
+        case .terminationReason: report.terminationReason = value.string
+        case .crashedThread:
             if let number = value.leadingDigits.int { report.crashedThread = number }
-        default: break
         }
     }
 

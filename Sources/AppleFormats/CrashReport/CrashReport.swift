@@ -147,6 +147,21 @@ public struct CrashReport: Sendable, Equatable, Codable {
             self.imageIndex = imageIndex
             self.imageName = imageName
         }
+
+        /// Every field at once: parsers make a frame in one step rather than filling in a `var`,
+        /// which the optimiser copies (strings retained and released) when it is returned.
+        init(number: Int, address: UInt64, imageIndex: Int? = nil, imageName: String?, symbol: String? = nil, symbolOffset: UInt64? = nil,
+             sourceFile: String? = nil, sourceLine: Int? = nil, textLine: Int?) {
+            self.number = number
+            self.address = address
+            self.imageIndex = imageIndex
+            self.imageName = imageName
+            self.symbol = symbol
+            self.symbolOffset = symbolOffset
+            self.sourceFile = sourceFile
+            self.sourceLine = sourceLine
+            self.textLine = textLine
+        }
     }
 
     /// A loaded image.

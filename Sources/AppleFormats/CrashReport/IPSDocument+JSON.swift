@@ -1,11 +1,16 @@
-/// The `.ips` models read from a parsed `JSONValue`, with exactly the leniency of their `Codable`
+/// The `.ips` models read from a parsed `JSONTape` (through `JSONView`), with exactly the leniency of their `Codable`
 /// conformances (see `Lenient`): a member of an unexpected type reads as absent, array elements
 /// that are not objects are dropped, and the nested structs whose fields are not lenient
 /// (`osVersion`, `exception`) read as absent when one of their fields has the wrong type. This is
 /// the path reports take: JSONDecoder costs several times the parse on a report's thousands of
 /// frames.
 extension IPSHeader {
-    init?(json value: JSONValue) {
+    /// Reads an `.ips` header line from `bytes[range]`; nil when it is not a JSON object.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> IPSHeader? {
+        (try? JSONTape.parse(bytes, in: range))?.withRoot(bytes) { IPSHeader(json: $0) }
+    }
+
+    init?(json value: JSONView) {
         guard let object = value.object else { return nil }
         self.init(appName: object.present("app_name")?.string, appVersion: object.present("app_version")?.string,
                   buildVersion: object.present("build_version")?.string, bundleID: object.present("bundleID")?.string,
@@ -16,8 +21,19 @@ extension IPSHeader {
 }
 
 extension IPSBody {
+    /// Reads an `.ips` body from `bytes[range]`: nil when the JSON is not an object (JSONDecoder's
+    /// type mismatch), a `JSONParseError` when it is not JSON.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>? = nil) throws(JSONParseError) -> IPSBody? {
+        try JSONTape.parse(bytes, in: range).withRoot(bytes) { IPSBody(json: $0) }
+    }
+
+    /// `read` of a whole array.
+    static func read(_ bytes: [UInt8]) throws(JSONParseError) -> IPSBody? {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> IPSBody? in try read(buffer) }
+    }
+
     /// Nil when `value` is not an object (JSONDecoder's type mismatch).
-    init?(json value: JSONValue) {
+    init?(json value: JSONView) {
         guard let object = value.object else { return nil }
         self.init(incident: object.present("incident")?.string, modelCode: object.present("modelCode")?.string,
                   cpuType: object.present("cpuType")?.string, procName: object.present("procName")?.string,
@@ -35,34 +51,42 @@ extension IPSBody {
     }
 
     /// `LenientArray`: the elements that read, nothing when it is not an array.
-    static func elements<Element>(_ value: JSONValue?, _ read: (JSONValue) -> Element?) -> [Element] {
+    static func elements<Element>(_ value: JSONView?, _ read: (JSONView) -> Element?) -> [Element] {
         guard let array = value?.array else { return [] }
         var result: [Element] = []
         result.reserveCapacity(array.count)
         for element in array {
-            if let read = read(element) { result.append(read) }
+            if let read = read(element) { result.append(consume read) }
         }
         return result
     }
 
     /// `[String: [String]]`, or nil when any value is not a list of strings.
-    static func stringLists(_ value: JSONValue) -> [String: [String]]? {
+    static func stringLists(_ value: JSONView) -> [String: [String]]? {
         guard let object = value.object else { return nil }
-        var result: [String: [String]] = [:]
-        for (key, value) in zip(object.keys, object.values) {
-            guard let array = value.array else { return nil }
+        var result: [String: [String]]? = [:]
+        object.forEachMember { key, value in
+            guard let array = value.array else {
+                result = nil
+                return false
+            }
             var strings: [String] = []
             for element in array {
-                guard let string = element.string else { return nil }
+                guard let string = element.string else {
+                    result = nil
+                    return false
+                }
                 strings.append(string)
             }
-            result[key] = strings
+            // (A repeated name keeps its last list, as a dictionary built member by member does.)
+            result?[key.string ?? ""] = strings
+            return true
         }
         return result
     }
 
     /// A plain optional field (not lenient): absent or null is nil, another type fails the struct.
-    static func strict(_ object: JSONObject, _ key: String) -> String?? {
+    static func strict(_ object: JSONObjectView, _ key: StaticString) -> String?? {
         guard let value = object.present(key) else { return .some(nil) }
         guard let string = value.string else { return nil }
         return .some(string)
@@ -70,14 +94,14 @@ extension IPSBody {
 }
 
 extension IPSBody.OSVersion {
-    init?(json value: JSONValue) {
+    init?(json value: JSONView) {
         guard let object = value.object, let train = IPSBody.strict(object, "train"), let build = IPSBody.strict(object, "build") else { return nil }
         self.init(train: train, build: build)
     }
 }
 
 extension IPSBody.BundleInfo {
-    init?(json value: JSONValue) {
+    init?(json value: JSONView) {
         guard let object = value.object else { return nil }
         self.init(shortVersion: object.present("CFBundleShortVersionString")?.lenientString, version: object.present("CFBundleVersion")?.lenientString,
                   identifier: object.present("CFBundleIdentifier")?.string)
@@ -85,7 +109,7 @@ extension IPSBody.BundleInfo {
 }
 
 extension IPSBody.Exception {
-    init?(json value: JSONValue) {
+    init?(json value: JSONView) {
         guard let object = value.object, let type = IPSBody.strict(object, "type"), let signal = IPSBody.strict(object, "signal"),
               let codes = IPSBody.strict(object, "codes"), let subtype = IPSBody.strict(object, "subtype"),
               let message = IPSBody.strict(object, "message") else { return nil }
@@ -94,23 +118,35 @@ extension IPSBody.Exception {
 }
 
 extension IPSBody.Termination {
-    init?(json value: JSONValue) {
+    init?(json value: JSONView) {
         guard let object = value.object else { return nil }
         self.init(namespace: object.present("namespace")?.string, code: object.present("code")?.int64, indicator: object.present("indicator")?.string)
     }
 }
 
 extension IPSBody.Frame {
-    init?(json value: JSONValue) {
+    /// One pass over the members (a report has thousands of frames): each field takes the first
+    /// member of its name, as `present` would, and is absent when that member is null.
+    init?(json value: JSONView) {
         guard let object = value.object else { return nil }
-        self.init(imageOffset: object.present("imageOffset")?.uint64, imageIndex: object.present("imageIndex")?.int,
-                  symbol: object.present("symbol")?.string, symbolLocation: object.present("symbolLocation")?.uint64,
-                  sourceFile: object.present("sourceFile")?.string, sourceLine: object.present("sourceLine")?.int)
+        var imageOffset, imageIndex, symbol, symbolLocation, sourceFile, sourceLine: JSONView?
+        object.forEveryMember { key, value in
+            func take(_ field: inout JSONView?) { if field == nil { field = value } }
+            if key.isString("imageOffset") { take(&imageOffset) }
+            else if key.isString("imageIndex") { take(&imageIndex) }
+            else if key.isString("symbol") { take(&symbol) }
+            else if key.isString("symbolLocation") { take(&symbolLocation) }
+            else if key.isString("sourceFile") { take(&sourceFile) }
+            else if key.isString("sourceLine") { take(&sourceLine) }
+        }
+        func present(_ view: JSONView?) -> JSONView? { view.flatMap { $0.isNull ? nil : $0 } }
+        self.init(imageOffset: present(imageOffset)?.uint64, imageIndex: present(imageIndex)?.int, symbol: present(symbol)?.string,
+                  symbolLocation: present(symbolLocation)?.uint64, sourceFile: present(sourceFile)?.string, sourceLine: present(sourceLine)?.int)
     }
 }
 
 extension IPSBody.Thread {
-    init?(json value: JSONValue) {
+    init?(json value: JSONView) {
         guard let object = value.object else { return nil }
         self.init(triggered: object.present("triggered")?.bool, name: object.present("name")?.string, queue: object.present("queue")?.string,
                   frames: IPSBody.elements(object.present("frames"), IPSBody.Frame.init(json:)))
@@ -118,7 +154,7 @@ extension IPSBody.Thread {
 }
 
 extension IPSBody.Image {
-    init?(json value: JSONValue) {
+    init?(json value: JSONView) {
         guard let object = value.object else { return nil }
         self.init(arch: object.present("arch")?.string, uuid: object.present("uuid")?.string, path: object.present("path")?.string,
                   name: object.present("name")?.string, bundleIdentifier: object.present("CFBundleIdentifier")?.string,

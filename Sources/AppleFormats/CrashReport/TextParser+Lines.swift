@@ -9,8 +9,7 @@ extension TextParser {
     mutating func readFrames() -> [CrashReport.Frame] {
         var frames: [CrashReport.Frame] = []
         frames.reserveCapacity(32)
-        while index < lines.count, let frame = frame(lines[index], textLine: index) {
-            frames.append(frame)
+        while index < lines.count, appendFrame(lines[index], textLine: index, to: &frames) {
             index += 1
         }
         return frames
@@ -47,48 +46,91 @@ extension TextParser {
     }
 
     /// One frame line: `N  Image Name  0xADDRESS  (0xBASE + OFFSET | symbol + OFFSET [(file:line)])`.
-    mutating func frame(_ line: TextSlice, textLine: Int? = nil) -> CrashReport.Frame? {
-        let body = line.droppingLeadingBlanks
-        let digits = body.leadingDigits
-        guard !digits.isEmpty, digits.count < 8, let number = digits.int else { return nil }
-        let rest = body.suffix(from: digits.end)
-        guard let first = rest.first, first == 0x20 || first == 0x09 else { return nil }
-        // The address is the first blank-delimited hexadecimal token after the image name.
-        var cursor = rest
-        var found: (TextSlice, UInt64)?
-        while let range = cursor.range(of: "0x") {
-            let before = rest.base[range.lowerBound - 1]
-            let token = rest.suffix(from: range.lowerBound).leadingToken
-            if before == 0x20 || before == 0x09, let value = token.hexAddress {
-                found = (token, value)
+    ///
+    /// Every line of every thread goes through here, so the common case (`N  Image  0xADDR 0xBASE + N`)
+    /// is one forward scan, and the frame is made once at the end from locals, straight into
+    /// `frames` (a frame returned, even made in one step, was copied: four strings retained and
+    /// released). False, with nothing appended, when the line is not a frame.
+    mutating func appendFrame(_ line: TextSlice, textLine: Int?, to frames: inout [CrashReport.Frame]) -> Bool {
+        let base = line.base
+        var cursor = line.start
+        let end = line.end
+        while cursor < end, base[cursor] == 0x20 || base[cursor] == 0x09 { cursor += 1 }
+        let digitsStart = cursor
+        var number = 0
+        while cursor < end, base[cursor].isASCIIDigit, cursor - digitsStart < 8 {
+            number = number * 10 + Int(base[cursor] &- 0x30)
+            cursor += 1
+        }
+        // At most 7 digits, then a blank.
+        guard cursor > digitsStart, cursor - digitsStart < 8, cursor < end, base[cursor] == 0x20 || base[cursor] == 0x09 else { return false }
+        let rest = line.suffix(from: cursor)
+        // The address is the first blank-delimited hexadecimal "0x" token after the image name.
+        var search = cursor + 1
+        var address: UInt64?
+        var tokenStart = 0, tokenEnd = 0
+        while search + 1 < end {
+            // The image name's padding is skipped by memchr, not byte by byte.
+            guard let zero = TextSlice(base, search, end - 1).firstIndex(of: UInt8(ascii: "0")) else { break }
+            search = zero
+            guard base[search + 1] == UInt8(ascii: "x") else {
+                search += 1
+                continue
+            }
+            let before = base[search - 1]
+            if before == 0x20 || before == 0x09, let (value, stop) = TextSlice.hexDigits(base, from: search + 2, end: end, stopAtBlank: true),
+               stop == end || base[stop].isBlank {
+                address = value
+                tokenStart = search
+                tokenEnd = stop
                 break
             }
-            cursor = rest.suffix(from: range.upperBound)
+            search += 2
         }
-        guard let (token, address) = found else { return nil }
-        var frame = CrashReport.Frame(number: number, address: address)
-        frame.textLine = textLine
-        let name = rest.prefix(upTo: token.start).trimmed
-        frame.imageName = name.isEmpty ? nil : interned(name)
-        var tail = rest.suffix(from: token.end).trimmed
+        guard let address else { return false }
+        // The name, without the blanks around it: image names are padded with dozens of spaces
+        // (then a tab), skipped eight at a time.
+        var nameStart = rest.start, nameEnd = tokenStart
+        while nameStart < nameEnd, base[nameStart].isBlank { nameStart += 1 }
+        while nameEnd > nameStart {
+            if nameEnd - nameStart >= 8, let origin = base.baseAddress,
+               UnsafeRawPointer(origin + nameEnd - 8).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
+                nameEnd -= 8
+            } else if base[nameEnd - 1].isBlank {
+                nameEnd -= 1
+            } else {
+                break
+            }
+        }
+        let imageName = nameStart == nameEnd ? nil : interned(TextSlice(base, nameStart, nameEnd))
+        var tail = rest.suffix(from: tokenEnd).trimmed
+        if tail.isEmpty {
+            let frame = CrashReport.Frame(number: number, address: address, imageName: imageName, textLine: textLine)
+            frames.append(consume frame)
+            return true
+        }
         if tail.hasSuffix("[inlined]") { tail = tail.dropLast("[inlined]".utf8.count).trimmed }
+        var symbol: String?, symbolOffset: UInt64?, sourceFile: String?, sourceLine: Int?
         if tail.hasPrefix("0x") {
             // "0xBASE + OFFSET", possibly followed by "(symbol + N)" as KSCrash writes.
-            if let open = tail.firstIndex(of: UInt8(ascii: "(")), tail.last == UInt8(ascii: ")") {
-                (frame.symbol, frame.symbolOffset) = Self.symbolAndOffset(tail.slice(open + 1, tail.end - 1))
+            if tail.last == UInt8(ascii: ")"), let open = tail.firstIndex(of: UInt8(ascii: "(")) {
+                (symbol, symbolOffset) = Self.symbolAndOffset(tail.slice(open + 1, tail.end - 1))
             }
-            return frame
+        } else {
+            // "symbol + N (File.swift:12)" or "symbol (in Image) (File.swift:12)".
+            if let (head, inner) = Self.trailingGroup(tail, open: UInt8(ascii: "("), close: UInt8(ascii: ")")),
+               let colon = inner.lastIndex(of: UInt8(ascii: ":")), let lineNumber = inner.suffix(from: colon + 1).int {
+                sourceFile = inner.prefix(upTo: colon).string
+                sourceLine = lineNumber
+                tail = head
+            }
+            if let inImage = tail.range(of: " (in ") { tail = tail.prefix(upTo: inImage.lowerBound) }
+            if !tail.isEmpty { (symbol, symbolOffset) = Self.symbolAndOffset(tail) }
         }
-        // "symbol + N (File.swift:12)" or "symbol (in Image) (File.swift:12)".
-        if let (head, inner) = Self.trailingGroup(tail, open: UInt8(ascii: "("), close: UInt8(ascii: ")")),
-           let colon = inner.lastIndex(of: UInt8(ascii: ":")), let lineNumber = inner.suffix(from: colon + 1).int {
-            frame.sourceFile = inner.prefix(upTo: colon).string
-            frame.sourceLine = lineNumber
-            tail = head
-        }
-        if let inImage = tail.range(of: " (in ") { tail = tail.prefix(upTo: inImage.lowerBound) }
-        if !tail.isEmpty { (frame.symbol, frame.symbolOffset) = Self.symbolAndOffset(tail) }
-        return frame
+        let frame = CrashReport.Frame(number: number, address: address, imageName: imageName, symbol: symbol, symbolOffset: symbolOffset,
+                                      sourceFile: sourceFile, sourceLine: sourceLine, textLine: textLine)
+        frames.append(consume frame)
+        return true
     }
 
     static func symbolAndOffset(_ text: TextSlice) -> (String?, UInt64?) {
@@ -153,7 +195,10 @@ extension TextParser {
         if name.isEmpty, let path { name = String(path.split(separator: "/").last ?? "") }
         var image = CrashReport.Image(name: name.isEmpty ? "???" : name, path: path, uuid: uuid, architecture: architecture,
                                       loadAddress: start, endAddress: end)
-        if name.contains("."), !name.contains(" "), let path, !path.hasSuffix("/" + name) { image.bundleIdentifier = name }
+        // (Bytes, not Characters: `contains` on a String breaks graphemes.)
+        if name.utf8.contains(UInt8(ascii: ".")), !name.utf8.contains(UInt8(ascii: " ")), let path, !path.hasSuffix("/" + name) {
+            image.bundleIdentifier = name
+        }
         return image
     }
 

@@ -45,7 +45,17 @@ struct TextSlice {
     var trimmed: TextSlice {
         var low = start, high = end
         while low < high, base[low].isBlank { low += 1 }
-        while high > low, base[high - 1].isBlank { high -= 1 }
+        // Frame lines pad image names with dozens of spaces (then a tab): eight at a time.
+        let origin = base.baseAddress
+        while high > low {
+            if high - low >= 8, let origin, UnsafeRawPointer(origin + high - 8).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
+                high -= 8
+            } else if base[high - 1].isBlank {
+                high -= 1
+            } else {
+                break
+            }
+        }
         return TextSlice(base, low, high)
     }
 
@@ -147,12 +157,55 @@ struct TextSlice {
 
     /// `0x`-prefixed hexadecimal (either case of x), as an address.
     var hexAddress: UInt64? {
-        guard count > 2, base[start] == UInt8(ascii: "0"), base[start + 1] | 0x20 == UInt8(ascii: "x") else { return nil }
-        var value: UInt64 = 0
-        for index in start + 2 ..< end {
-            guard let digit = base[index].hexDigitValue, value >> 60 == 0 else { return nil }
-            value = value << 4 | UInt64(digit)
-        }
+        guard count > 2, base[start] == UInt8(ascii: "0"), base[start + 1] | 0x20 == UInt8(ascii: "x"),
+              let (value, stop) = Self.hexDigits(base, from: start + 2, end: end, stopAtBlank: false), stop == end else { return nil }
         return value
+    }
+
+    /// The value of the hex digits from `from` up to `end` (or, with `stopAtBlank`, up to the first
+    /// space, tab or carriage return), and where they stop; nil when there is no digit, a byte
+    /// is neither a digit nor (with `stopAtBlank`) a blank, or the value needs more than 64 bits.
+    ///
+    /// Every frame line has an address, so digits are taken eight at a time where they can be:
+    /// the eight bytes are checked and converted together in one 64-bit word.
+    static func hexDigits(_ base: UnsafeBufferPointer<UInt8>, from: Int, end: Int, stopAtBlank: Bool) -> (UInt64, Int)? {
+        guard let origin = base.baseAddress, from >= 0, from < end, end <= base.count else { return nil }
+        var value: UInt64 = 0
+        var position = from
+        while end - position >= 8, value >> 32 == 0 {
+            let word = UInt64(littleEndian: UnsafeRawPointer(origin + position).loadUnaligned(as: UInt64.self))
+            guard let eight = swarHex(word) else { break }
+            value = value << 32 | UInt64(eight)
+            position += 8
+        }
+        while position < end {
+            let byte = base[position]
+            if stopAtBlank, byte.isBlank { break }
+            guard let digit = byte.hexDigitValue, value >> 60 == 0 else { return nil }
+            value = value << 4 | UInt64(digit)
+            position += 1
+        }
+        return position > from ? (value, position) : nil
+    }
+
+    /// The value of eight ASCII hex digits (the first in the lowest byte of `word`), nil unless
+    /// every byte is one.
+    @inline(__always)
+    static func swarHex(_ word: UInt64) -> UInt32? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        guard word & (ones &* 0x80) == 0 else { return nil }
+        // For bytes below 0x80 none of these sums carries into the next byte: the high bit of
+        // each says whether the byte is at least the bound.
+        let digits = (word &+ ones &* (0x80 - 0x30)) & ~(word &+ ones &* (0x7F - 0x39))
+        let lower = word | ones &* 0x20
+        let letters = (lower &+ ones &* (0x80 - 0x61)) & ~(lower &+ ones &* (0x7F - 0x66))
+        guard (digits | letters) & (ones &* 0x80) == ones &* 0x80 else { return nil }
+        // "0"-"9" are 0x30-0x39, letters 0x41-0x46 or 0x61-0x66: the low nibble, plus 9 for letters.
+        var nibbles = (word & (ones &* 0x0F)) &+ ((word >> 6) & ones) &* 9
+        // Pack: each step joins neighbours, the earlier (more significant) digit on top.
+        nibbles = ((nibbles << 4) | (nibbles >> 8)) & 0x00FF_00FF_00FF_00FF
+        nibbles = ((nibbles << 8) | (nibbles >> 16)) & 0x0000_FFFF_0000_FFFF
+        nibbles = ((nibbles << 16) | (nibbles >> 32)) & 0x0000_0000_FFFF_FFFF
+        return UInt32(truncatingIfNeeded: nibbles)
     }
 }

@@ -1,22 +1,20 @@
-/// An RFC 8259 parser into `JSONValue`: one pass over the bytes, nesting bounded by `maxDepth`,
-/// and a typed error naming the byte offset for anything malformed. It accepts what JSONDecoder
-/// accepts (raw control characters inside strings included), so a report reads the same either way.
+/// An RFC 8259 parser into a `JSONTape` (or a `JSONValue` tree): one pass over the bytes,
+/// nesting bounded by `maxDepth`, and a typed error naming the byte offset for anything
+/// malformed. It accepts what JSONDecoder accepts (raw control characters inside strings
+/// included), so a report reads the same either way.
 struct JSONParser {
     /// Nesting deeper than JSONDecoder's own limit is refused rather than risking the stack.
     static let maxDepth = 512
 
     private let bytes: UnsafeBufferPointer<UInt8>
-    private var position: Int
-    private let end: Int
+    private(set) var position: Int
+    let end: Int
+    /// The tape being written.
+    var nodes: [JSONTape.Node] = []
 
     /// Parses one JSON value filling `bytes[range]` (surrounding whitespace allowed).
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>? = nil) throws(JSONParseError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes, position: range?.lowerBound ?? 0, end: range?.upperBound ?? bytes.count)
-        parser.skipWhitespace()
-        let value = try parser.value(depth: 0)
-        parser.skipWhitespace()
-        guard parser.position == parser.end else { throw JSONParseError(offset: parser.position, reason: "unexpected text after the JSON value") }
-        return value
+        try JSONTape.parse(bytes, in: range).withRoot(bytes) { $0.value }
     }
 
     /// Parses `bytes` as one JSON value.
@@ -24,7 +22,7 @@ struct JSONParser {
         try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in try parse(buffer) }
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, position: Int, end: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, position: Int, end: Int) {
         self.bytes = bytes
         self.position = position
         self.end = min(end, bytes.count)
@@ -32,25 +30,52 @@ struct JSONParser {
 
     private func failure(_ reason: String) -> JSONParseError { JSONParseError(offset: position, reason: reason) }
 
-    private mutating func skipWhitespace() {
+    /// Skips whitespace. Most calls find none (between a name and its colon, a value and its
+    /// comma), so that case is decided inline from one byte: whitespace is at most 0x20.
+    @inline(__always)
+    mutating func skipWhitespace() {
+        guard position < end, bytes[position] <= 0x20 else { return }
+        skipWhitespaceRun()
+    }
+
+    private mutating func skipWhitespaceRun() {
+        // Reports are indented JSON: a line break, then a run of spaces skipped eight at a time.
+        guard let origin = bytes.baseAddress else { return }
         while position < end {
             switch bytes[position] {
-            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            case 0x20:
+                // Eight bytes at a time; in the word that ends the run, the first byte that is
+                // not a space is found from the lowest set bit of the difference.
+                while end - position >= 8 {
+                    let different = UInt64(littleEndian: UnsafeRawPointer(origin + position).loadUnaligned(as: UInt64.self)) ^ 0x2020_2020_2020_2020
+                    guard different == 0 else {
+                        position += different.trailingZeroBitCount / 8
+                        break
+                    }
+                    position += 8
+                }
+                if position < end, bytes[position] == 0x20 { position += 1 }
+            case 0x09, 0x0A, 0x0D: position += 1
             default: return
             }
         }
     }
 
-    private mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
+    private mutating func append(_ kind: JSONTape.Kind, flag: Bool = false, first: Int = 0, last: Int = 0, bits: UInt64 = 0) {
+        nodes.append(JSONTape.Node(kind: kind, flag: flag, ascii: false, first: Int32(truncatingIfNeeded: first), last: Int32(truncatingIfNeeded: last),
+                                   bits: bits))
+    }
+
+    mutating func value(depth: Int) throws(JSONParseError) {
         guard position < end else { throw failure("the JSON ends where a value should be") }
         switch bytes[position] {
-        case UInt8(ascii: "{"): return .object(try object(depth: depth + 1))
-        case UInt8(ascii: "["): return .array(try array(depth: depth + 1))
-        case UInt8(ascii: "\""): return try string().map(JSONValue.string) ?? .unreadable
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0") ... UInt8(ascii: "9"): return try number()
+        case UInt8(ascii: "{"): try object(depth: depth + 1)
+        case UInt8(ascii: "["): try array(depth: depth + 1)
+        case UInt8(ascii: "\""): try string()
+        case UInt8(ascii: "t"): try literal("true"); append(.bool, flag: true)
+        case UInt8(ascii: "f"): try literal("false"); append(.bool, flag: false)
+        case UInt8(ascii: "n"): try literal("null"); append(.null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0") ... UInt8(ascii: "9"): number()
         default: throw failure("unexpected character where a value should be")
         }
     }
@@ -64,63 +89,98 @@ struct JSONParser {
         position += count
     }
 
-    private mutating func object(depth: Int) throws(JSONParseError) -> JSONObject {
+    private mutating func object(depth: Int) throws(JSONParseError) {
         guard depth <= Self.maxDepth else { throw failure("nesting deeper than \(Self.maxDepth) levels") }
         position += 1
-        var object = JSONObject()
+        let node = nodes.count
+        append(.object, flag: true)
+        var members = 0
+        defer {
+            nodes[node].first = Int32(truncatingIfNeeded: members)
+            nodes[node].last = Int32(truncatingIfNeeded: nodes.count)
+        }
         skipWhitespace()
         if position < end, bytes[position] == UInt8(ascii: "}") {
             position += 1
-            return object
+            return
         }
         while true {
             skipWhitespace()
             guard position < end, bytes[position] == UInt8(ascii: "\"") else { throw failure("an object member must start with a quoted name") }
-            let key = try string()
-            if key == nil { object.isValid = false }
+            let key = nodes.count
+            try string()
+            // A name that is not a valid string makes the whole object unreadable as one.
+            if !(nodes[key].flag && nodes[key].ascii) {
+                let name = UnsafeBufferPointer(rebasing: bytes[Int(nodes[key].first) ..< Int(nodes[key].last)])
+                if !(nodes[key].flag ? Self.isValidUTF8(name) : Self.unescape(name) != nil) { nodes[node].flag = false }
+            }
             skipWhitespace()
             guard position < end, bytes[position] == UInt8(ascii: ":") else { throw failure("a colon must follow an object member's name") }
             position += 1
             skipWhitespace()
-            object.keys.append(key ?? "")
-            object.values.append(try value(depth: depth))
+            try value(depth: depth)
+            members += 1
             skipWhitespace()
             guard position < end else { throw failure("the JSON ends inside an object") }
             if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
             guard bytes[position] == UInt8(ascii: "}") else { throw failure("a comma or } must follow an object member") }
             position += 1
-            return object
+            return
         }
     }
 
-    private mutating func array(depth: Int) throws(JSONParseError) -> [JSONValue] {
+    private mutating func array(depth: Int) throws(JSONParseError) {
         guard depth <= Self.maxDepth else { throw failure("nesting deeper than \(Self.maxDepth) levels") }
         position += 1
-        var elements: [JSONValue] = []
+        let node = nodes.count
+        append(.array)
+        var elements = 0
+        defer {
+            nodes[node].first = Int32(truncatingIfNeeded: elements)
+            nodes[node].last = Int32(truncatingIfNeeded: nodes.count)
+        }
         skipWhitespace()
         if position < end, bytes[position] == UInt8(ascii: "]") {
             position += 1
-            return elements
+            return
         }
         while true {
             skipWhitespace()
-            elements.append(try value(depth: depth))
+            try value(depth: depth)
+            elements += 1
             skipWhitespace()
             guard position < end else { throw failure("the JSON ends inside an array") }
             if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
             guard bytes[position] == UInt8(ascii: "]") else { throw failure("a comma or ] must follow an array element") }
             position += 1
-            return elements
+            return
         }
     }
 
-    /// A string's value, or nil when its content cannot be a string (a raw control character, a
-    /// malformed escape, a lone surrogate, bytes that are not UTF-8). Like JSONDecoder, only the
-    /// string's end is structural: a bad string fails the value, not the document.
-    private mutating func string() throws(JSONParseError) -> String? {
+    /// A string: its node records where the content is and whether it is simple (no escape, no
+    /// control byte); its value is made only when a reader asks (`JSONView.string`), and is nil
+    /// when the content cannot be a string (a raw control character, a malformed escape, a lone
+    /// surrogate, bytes that are not UTF-8). Like JSONDecoder, only the string's end is
+    /// structural: a bad string fails the value, not the document.
+    private mutating func string() throws(JSONParseError) {
         position += 1
         let start = position
         var simple = true
+        // Whether any byte is 0x80 or above (then the content must be checked as UTF-8).
+        var high: UInt64 = 0
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // Eight bytes at a time while none is a quote, a backslash or a control byte.
+        if let origin = bytes.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            while end - position >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(origin + position).loadUnaligned(as: UInt64.self))
+                let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+                guard special & highs == 0 else { break }
+                high |= word
+                position += 8
+            }
+        }
         while position < end {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") { break }
@@ -130,17 +190,32 @@ struct JSONParser {
                 continue
             }
             if byte < 0x20 { simple = false }
+            high |= UInt64(byte)
             position += 1
         }
         guard position < end else { throw JSONParseError(offset: start - 1, reason: "a string that never ends") }
-        let content = UnsafeBufferPointer(rebasing: bytes[start ..< position])
+        nodes.append(JSONTape.Node(kind: .string, flag: simple, ascii: high & highs == 0, first: Int32(truncatingIfNeeded: start),
+                                   last: Int32(truncatingIfNeeded: position), bits: 0))
         position += 1
-        if simple { return String(validating: content, as: UTF8.self) }
-        return Self.unescape(content)
+    }
+
+    /// Whether `content` is valid UTF-8.
+    static func isValidUTF8(_ content: UnsafeBufferPointer<UInt8>) -> Bool {
+        content.allSatisfy { $0 < 0x80 } || validString(content) != nil
+    }
+
+    /// `content` as a string when it is valid UTF-8, else nil (what `String(validating:as:)`
+    /// says, without its generic code: every member name of a report goes through here, and
+    /// the generic metadata lookups cost ten times the decoding). Valid UTF-8 decodes to exactly
+    /// its own bytes; anything else is repaired, so the bytes differ.
+    static func validString(_ content: UnsafeBufferPointer<UInt8>) -> String? {
+        let string = String(decoding: content, as: UTF8.self)
+        if content.allSatisfy({ $0 < 0x80 }) { return string }
+        return string.utf8.elementsEqual(content) ? string : nil
     }
 
     /// The value of a string's content with escapes; nil when it is not a valid string.
-    private static func unescape(_ content: UnsafeBufferPointer<UInt8>) -> String? {
+    static func unescape(_ content: UnsafeBufferPointer<UInt8>) -> String? {
         var decoded: [UInt8] = []
         decoded.reserveCapacity(content.count)
         var index = 0
@@ -191,18 +266,37 @@ struct JSONParser {
                 return nil
             }
         }
-        return String(validating: decoded, as: UTF8.self)
+        return decoded.withUnsafeBufferPointer { validString($0) }
     }
 
     /// A number. Like JSONDecoder, the token is the whole run of number characters (digits,
     /// `+`, `-`, `.`, `e`, `E`); a run that is not an RFC 8259 number, or has leading zeros,
     /// parses but reads as nothing (`unreadable`).
-    private mutating func number() throws(JSONParseError) -> JSONValue {
+    private mutating func number() {
         let start = position
+        // Most numbers in reports are small non-negative integers: digits, then a byte that ends
+        // the token. Those are read here at once; anything else takes the general path.
+        var value: UInt64 = 0
+        var digits = position
+        while digits < end, digits - position < 18, bytes[digits] &- UInt8(ascii: "0") < 10 {
+            value = value &* 10 &+ UInt64(bytes[digits] &- UInt8(ascii: "0"))
+            digits += 1
+        }
+        if digits > position, digits - position < 18, digits == end || !Self.isNumberCharacter(bytes[digits]),
+           bytes[position] != UInt8(ascii: "0") || digits - position == 1 {
+            position = digits
+            append(.integer, bits: value)
+            return
+        }
         var runEnd = position
         while runEnd < end, Self.isNumberCharacter(bytes[runEnd]) { runEnd += 1 }
         position = runEnd
-        return Self.number(UnsafeBufferPointer(rebasing: bytes[start ..< runEnd])) ?? .unreadable
+        switch Self.number(UnsafeBufferPointer(rebasing: bytes[start ..< runEnd])) {
+        case let .integer(value)?: append(.integer, bits: UInt64(bitPattern: value))
+        case let .unsigned(value)?: append(.unsigned, bits: value)
+        case let .double(value)?: append(.double, bits: value.bitPattern)
+        default: append(.unreadable)
+        }
     }
 
     static func isNumberCharacter(_ byte: UInt8) -> Bool {

@@ -18,26 +18,40 @@ public struct CrashSignature: Sendable, Equatable, Codable, CustomStringConverti
     /// Builds the signature of a symbolicated report: from the exception backtrace when there is
     /// one (where the app threw), else from the crashed thread.
     public init(_ symbolicated: SymbolicatedReport) {
-        let report = symbolicated.report
-        var type = report.exception?.type ?? report.exception?.signal ?? "UNKNOWN"
-        if let signal = report.exception?.signal, signal != type { type += " (\(signal))" }
+        // Fields are read where they are: `let report = symbolicated.report` would copy the whole
+        // report (every field retained and released) for each signature.
+        let exception = symbolicated.report.exception
+        var type = exception?.type ?? exception?.signal ?? "UNKNOWN"
+        if let signal = exception?.signal, signal != type { type += " (\(signal))" }
         // The frames' resolutions, in the order the report lists threads and then the backtrace.
         let resolutions: ArraySlice<SymbolicatedReport.FrameResolution>
-        if let backtrace = report.lastExceptionBacktrace, !backtrace.isEmpty {
+        let threads = symbolicated.report.threads
+        if let backtrace = symbolicated.report.lastExceptionBacktrace, !backtrace.isEmpty {
             let start = symbolicated.backtraceStart
             resolutions = symbolicated.resolutions[start ..< start + backtrace.count]
-        } else if let thread = report.threads.firstIndex(where: \.crashed) ?? (report.threads.isEmpty ? nil : 0) {
+        } else if let thread = threads.firstIndex(where: \.crashed) ?? (threads.isEmpty ? nil : 0) {
             resolutions = symbolicated.resolutions[symbolicated.threadStarts[thread] ..< symbolicated.threadStarts[thread + 1]]
         } else {
             resolutions = []
         }
         var names: [String] = []
+        // Whether each image is the app's, worked out once per image rather than once per frame.
+        var isApp: [Int32: Bool] = [:]
         for resolution in resolutions where names.count < Self.frameCount {
-            guard let image = symbolicated.image(resolution), report.isAppImage(image) else { continue }
+            let index = resolution.imageIndex
+            guard index >= 0 else { continue }
+            let app: Bool
+            if let known = isApp[index] {
+                app = known
+            } else {
+                app = symbolicated.report.isAppImage(symbolicated.report.images[Int(index)])
+                isApp[index] = app
+            }
+            guard app else { continue }
             if let function = resolution.resolved?.locations.first?.function {
                 names.append(function)
             } else {
-                names.append("\(image.name)+0x\(String(resolution.imageOffset ?? 0, radix: 16))")
+                names.append("\(symbolicated.report.images[Int(index)].name)+0x\(String(resolution.imageOffset ?? 0, radix: 16))")
             }
         }
         self.init(exceptionType: type, frames: names)
@@ -47,13 +61,25 @@ public struct CrashSignature: Sendable, Equatable, Codable, CustomStringConverti
     public init(exceptionType: String, frames: [String]) {
         self.exceptionType = exceptionType
         self.frames = frames
+        // FNV-1a over the parts joined by line breaks, fed part by part (no joined copy).
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in ([exceptionType] + frames).joined(separator: "\n").utf8 {
+        func add(_ byte: UInt8) {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }
-        let hex = String(hash, radix: 16)
-        key = String(repeating: "0", count: 16 - hex.count) + hex
+        for byte in exceptionType.utf8 { add(byte) }
+        for frame in frames {
+            add(UInt8(ascii: "\n"))
+            for byte in frame.utf8 { add(byte) }
+        }
+        let digits = hash
+        key = String(unsafeUninitializedCapacity: 16) { buffer in
+            for position in 0 ..< 16 {
+                let nibble = UInt8(truncatingIfNeeded: digits >> (60 - 4 * UInt64(position))) & 0xF
+                buffer[position] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return 16
+        }
     }
 
     /// "EXC_BAD_ACCESS (SIGSEGV) | f | g | h".

@@ -23,15 +23,28 @@ extension SymbolicatedReport {
         return bytes
     }
 
-    /// Appends `renderText()` to `bytes`; a caller rendering many reports can reuse one buffer.
+    /// Appends `renderText()` to `bytes`.
     public func renderText(appendingTo bytes: inout [UInt8]) {
-        var out = TextOutput(capacity: (report.text?.utf8.count ?? 4096) + 4096)
+        var out = TextOutput(capacity: estimatedTextSize)
+        renderText(appendingTo: &out)
+        out.copy(to: &bytes)
+    }
+
+    /// Appends `renderText()` to `out`; a caller rendering many reports can reuse one buffer and
+    /// write it out from there.
+    public func renderText(appendingTo out: inout TextOutput) {
+        out.reserve(estimatedTextSize)
         if let text = report.text, report.format != .ips {
             renderEditing(text, into: &out)
         } else {
             renderFromModel(into: &out)
         }
-        out.copy(to: &bytes)
+    }
+
+    /// About how many bytes the rendered text takes: the original text (or a line per image) and
+    /// a line per frame, so that the buffer rarely grows while it is written.
+    private var estimatedTextSize: Int {
+        (report.text?.utf8.count ?? 96 * report.images.count + 1024) + 96 * resolutions.count + 1024
     }
 
     /// How many hex digits addresses are printed with: 16 for 64-bit processes, 8 for 32-bit ones.
@@ -53,35 +66,43 @@ extension SymbolicatedReport {
     struct FrameColumns {
         var digits: Int
         var imageName = ""
-        var padding = 0
+        /// The report image `imageName` is the name of, -1 for a name frames carry themselves.
+        var image: Int32 = -2
+        /// `imageName`, its padding and the tab and "0x" before the address, as they are written.
+        var afterNumber: [UInt8] = []
 
         init(digits: Int) { self.digits = digits }
 
-        /// The padding after `name`: columns count characters, which for the usual ASCII names is
-        /// the byte count, found without grapheme breaking.
-        mutating func padding(after name: String) -> Int {
-            if name != imageName {
+        /// Writes `name`, the name of report image `image` (-1 for none), its padding and the
+        /// "\t0x" before the address. Columns count characters, which for the usual ASCII names is
+        /// the byte count, found without grapheme breaking. Frames of one image follow each other,
+        /// so the image number alone tells (without comparing names) that the last run applies.
+        mutating func appendName(_ name: String, image: Int32, to out: inout TextOutput) {
+            if image < 0 || image != self.image, name != imageName || afterNumber.isEmpty {
                 let width = name.utf8.allSatisfy { $0 < 0x80 } ? name.utf8.count : name.count
                 imageName = name
-                padding = Swift.min(64, Swift.max(1, 36 - width))
+                afterNumber = Array(name.utf8) + Array(repeating: UInt8(ascii: " "), count: Swift.min(64, Swift.max(1, 36 - width)))
+                    + Array("\t0x".utf8)
             }
-            return padding
+            self.image = image
+            afterNumber.withUnsafeBufferPointer { out.append($0) }
         }
     }
 
     /// The lines of one frame: one per location (inlined functions first), or the image and
     /// offset when nothing is known. Each line ends with "\n".
-    func appendFrameLines(_ frame: borrowing CrashReport.Frame, _ resolution: FrameResolution, columns: inout FrameColumns,
-                          to out: inout TextOutput) {
+    ///
+    /// The frame is read field by field where it is: passed as a value (even `borrowing`), each
+    /// frame was copied, its strings retained and released.
+    func appendFrameLines(_ frames: UnsafeBufferPointer<CrashReport.Frame>, _ position: Int, _ resolution: FrameResolution,
+                          columns: inout FrameColumns, to out: inout TextOutput) {
         let image = resolution.imageIndex >= 0 ? Int(resolution.imageIndex) : nil
-        let imageName = image.map { report.images[$0].name } ?? frame.imageName ?? "???"
+        let imageName = image.map { report.images[$0].name } ?? frames[position].imageName ?? "???"
         let head = out.count
-        out.append(frame.number)
+        out.append(frames[position].number)
         out.pad(to: head + 4, minimum: 1)
-        out.append(string: imageName)
-        out.appendSpaces(columns.padding(after: imageName))
-        out.append("\t0x")
-        out.appendHex(frame.address, digits: columns.digits)
+        columns.appendName(imageName, image: resolution.imageIndex, to: &out)
+        out.appendHex(frames[position].address, digits: columns.digits)
         out.append(" ")
         let headEnd = out.count
         guard let resolved = resolution.resolved else {
@@ -107,7 +128,7 @@ extension SymbolicatedReport {
         frames.withUnsafeBufferPointer { frames in
             resolutions.withUnsafeBufferPointer { resolutions in
                 for position in range where position < frames.count && start + position < resolutions.count {
-                    appendFrameLines(frames[position], resolutions[start + position], columns: &columns, to: &out)
+                    appendFrameLines(frames, position, resolutions[start + position], columns: &columns, to: &out)
                 }
             }
         }
@@ -162,13 +183,27 @@ extension SymbolicatedReport {
             // Lines between replacements are copied as one run, line breaks included. A line that
             // holds several frames (never in a real report) is replaced by the first.
             var cursor = 0
-            for replacement in replacements where replacement.line >= cursor && replacement.line < lineCount {
+            var next = 0
+            while next < replacements.count {
+                let replacement = replacements[next]
+                next += 1
+                guard replacement.line >= cursor && replacement.line < lineCount else { continue }
                 out.append(UnsafeBufferPointer(rebasing: bytes[starts[cursor] ..< starts[replacement.line]]))
                 cursor = replacement.line + 1
                 // The rest of a compact backtrace goes with its first line.
                 if !removed.isEmpty, cursor == removed.lowerBound { cursor = removed.upperBound }
                 if replacement.thread >= 0 {
-                    appendFrameLines(report.threads[replacement.thread].frames, replacement.frame ..< replacement.frame + 1,
+                    // A thread's frames are on consecutive lines: the run is written in one call
+                    // (one access to the thread's frames, not one per frame).
+                    var last = replacement.frame
+                    while next < replacements.count, replacements[next].thread == replacement.thread, replacements[next].frame == last + 1,
+                          replacements[next].line == cursor, cursor < lineCount {
+                        last += 1
+                        next += 1
+                        cursor += 1
+                        if !removed.isEmpty, cursor == removed.lowerBound { cursor = removed.upperBound }
+                    }
+                    appendFrameLines(report.threads[replacement.thread].frames, replacement.frame ..< last + 1,
                                      resolutionsFrom: threadStarts[replacement.thread], columns: &columns, to: &out)
                 } else if let backtrace = report.lastExceptionBacktrace {
                     let range = replacement.frame >= 0 ? replacement.frame ..< replacement.frame + 1 : 0 ..< backtrace.count
@@ -244,15 +279,37 @@ extension SymbolicatedReport {
         }
         line()
         line("Binary Images:")
+        // Written piece by piece (a report lists hundreds of images): "0x…" addresses right-aligned
+        // in 18 columns, the UUID as 32 lowercase hex digits.
         for image in report.images {
-            let start = "0x" + String(image.loadAddress, radix: 16)
-            let end = image.endAddress.map { "0x" + String($0, radix: 16) } ?? "???"
-            let uuid = image.uuid.map { "<" + $0.uuidString.filter { $0 != "-" }.lowercased() + ">" } ?? "<???>"
-            out.appendSpaces(Swift.max(0, 18 - start.count))
-            out.append(string: start)
+            let startDigits = Swift.max(1, (64 - image.loadAddress.leadingZeroBitCount + 3) / 4)
+            out.appendSpaces(Swift.max(0, 16 - startDigits))
+            out.append("0x")
+            out.appendHex(image.loadAddress, digits: 0)
             out.append(" - ")
-            out.appendSpaces(Swift.max(0, 18 - end.count))
-            line("\(end) \(image.name) \(image.architecture ?? "")  \(uuid) \(image.path ?? "")")
+            if let end = image.endAddress {
+                out.appendSpaces(Swift.max(0, 16 - Swift.max(1, (64 - end.leadingZeroBitCount + 3) / 4)))
+                out.append("0x")
+                out.appendHex(end, digits: 0)
+            } else {
+                out.appendSpaces(15)
+                out.append("???")
+            }
+            out.append(" ")
+            out.append(string: image.name)
+            out.append(" ")
+            out.append(string: image.architecture ?? "")
+            out.append("  <")
+            if let uuid = image.uuid {
+                withUnsafeBytes(of: uuid.uuid) { bytes in
+                    for byte in bytes { out.appendHex(UInt64(byte), digits: 2) }
+                }
+            } else {
+                out.append("???")
+            }
+            out.append("> ")
+            out.append(string: image.path ?? "")
+            out.append("\n")
         }
         line()
         line("EOF")

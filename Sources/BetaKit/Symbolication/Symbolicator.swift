@@ -35,8 +35,11 @@ public struct Symbolicator: Sendable {
     public func symbolicate(_ report: CrashReport, progress: (@Sendable (SymbolIndexProgress) -> Void)? = nil) throws -> SymbolicatedReport {
         var images = [ImageSymbols](repeating: .unused, count: report.images.count)
         func markUsed(_ frames: [CrashReport.Frame]) {
-            for frame in frames {
-                if let index = imageIndex(of: frame, in: report) { images[index] = .pending }
+            // By position, field by field: `for frame in frames` would copy every frame.
+            frames.withUnsafeBufferPointer { frames in
+                for position in frames.indices {
+                    if let index = imageIndex(frames[position].imageIndex, address: frames[position].address, in: report) { images[index] = .pending }
+                }
             }
         }
         for thread in report.threads { markUsed(thread.frames) }
@@ -85,7 +88,7 @@ public struct Symbolicator: Sendable {
             thread.frames.withUnsafeBufferPointer { frames in
                 // Frame 0 is where the thread stopped; the others are return addresses.
                 for position in frames.indices {
-                    resolutions.append(resolve(frames[position], isReturnAddress: frames[position].number > 0, context: &context, boxes: &boxes))
+                    resolutions.append(resolve(frames, position, isReturnAddress: frames[position].number > 0, context: &context, boxes: &boxes))
                 }
             }
         }
@@ -94,7 +97,7 @@ public struct Symbolicator: Sendable {
             // Every exception backtrace entry is a return address recorded by the throw.
             backtrace.withUnsafeBufferPointer { frames in
                 for position in frames.indices {
-                    resolutions.append(resolve(frames[position], isReturnAddress: true, context: &context, boxes: &boxes))
+                    resolutions.append(resolve(frames, position, isReturnAddress: true, context: &context, boxes: &boxes))
                 }
             }
         }
@@ -166,23 +169,26 @@ public struct Symbolicator: Sendable {
         return .missing(isAppImage ? missingAppSymbolsReason : "no symbol file with this UUID was given")
     }
 
-    private func imageIndex(of frame: borrowing CrashReport.Frame, in report: CrashReport) -> Int? {
-        if let index = frame.imageIndex, report.images.indices.contains(index) { return index }
-        return report.images.firstIndex { $0.contains(frame.address) }
+    private func imageIndex(_ index: Int?, address: UInt64, in report: CrashReport) -> Int? {
+        if let index, report.images.indices.contains(index) { return index }
+        return report.images.firstIndex { $0.contains(address) }
     }
 
-    private func resolve(_ frame: borrowing CrashReport.Frame, isReturnAddress: Bool, context: inout FrameContext,
+    /// Resolves `frames[position]`. Frames are read field by field where they are: passed as a
+    /// value (even `borrowing`) each one was copied, its strings retained and released.
+    private func resolve(_ frames: UnsafeBufferPointer<CrashReport.Frame>, _ position: Int, isReturnAddress: Bool, context: inout FrameContext,
                          boxes: inout [SymbolicatedReport.ImageBox?]) -> SymbolicatedReport.FrameResolution {
-        guard let imageIndex = imageIndex(of: frame, in: context.report) else {
-            let resolved = reportLocations(frame, tables: &context.tables)
+        let address = frames[position].address
+        guard let imageIndex = imageIndex(frames[position].imageIndex, address: address, in: context.report) else {
+            let resolved = reportLocations(frames, position, tables: &context.tables)
             return .init(resolved: resolved, imageIndex: -1, status: resolved == nil ? .noImage : .fromReport, imageOffset: nil)
         }
         if boxes[imageIndex] == nil { boxes[imageIndex] = SymbolicatedReport.ImageBox(context.report.images[imageIndex]) }
         let loadAddress = context.report.images[imageIndex].loadAddress
-        let offset: UInt64? = frame.address >= loadAddress ? frame.address - loadAddress : nil
+        let offset: UInt64? = address >= loadAddress ? address - loadAddress : nil
         var result = SymbolicatedReport.FrameResolution(resolved: nil, imageIndex: Int32(imageIndex), status: .noSymbols, imageOffset: offset)
         guard case let .indexed(index) = context.images[imageIndex], let offset else {
-            result.resolved = reportLocations(frame, tables: &context.tables)
+            result.resolved = reportLocations(frames, position, tables: &context.tables)
             if result.resolved != nil { result.status = .fromReport }
             return result
         }
@@ -194,8 +200,8 @@ public struct Symbolicator: Sendable {
             return result
         }
         result.status = result.resolved == nil ? .notFound : .symbolicated
-        if result.resolved == nil, frame.symbol != nil {
-            result.resolved = reportLocations(frame, tables: &context.tables)
+        if result.resolved == nil, frames[position].symbol != nil {
+            result.resolved = reportLocations(frames, position, tables: &context.tables)
             result.status = .fromReport
         }
         return result
@@ -224,9 +230,10 @@ public struct Symbolicator: Sendable {
     }
 
     /// What the report itself says about a frame (partially symbolicated reports).
-    private func reportLocations(_ frame: borrowing CrashReport.Frame, tables: inout SymbolicationMemo.Tables) -> ResolvedAddress? {
-        guard let symbol = frame.symbol else { return nil }
-        return ResolvedAddress(locations: [.init(function: tables.demangled(symbol), rawFunction: symbol, file: frame.sourceFile,
-                                                 line: frame.sourceLine ?? 0, column: 0, inlined: false, symbolOffset: frame.symbolOffset)])
+    private func reportLocations(_ frames: UnsafeBufferPointer<CrashReport.Frame>, _ position: Int, tables: inout SymbolicationMemo.Tables) -> ResolvedAddress? {
+        guard let symbol = frames[position].symbol else { return nil }
+        return ResolvedAddress(locations: [.init(function: tables.demangled(symbol), rawFunction: symbol, file: frames[position].sourceFile,
+                                                 line: frames[position].sourceLine ?? 0, column: 0, inlined: false,
+                                                 symbolOffset: frames[position].symbolOffset)])
     }
 }

@@ -9,14 +9,17 @@ import Darwin
 ///
 /// It owns raw memory rather than an `[UInt8]`: a report is written in a few hundred small
 /// pieces, and each array append pays for uniqueness and capacity checks that a pointer bump
-/// does not. Being non-copyable, it can only be passed `inout` and frees its memory once.
-struct TextOutput: ~Copyable {
+/// does not. Being non-copyable, it can only be passed `inout` and frees its memory once. A
+/// caller printing many reports keeps one and empties it between reports
+/// (`SymbolicatedReport.renderText(appendingTo:)`), so no report is copied once more on its way out.
+public struct TextOutput: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// Bytes written so far.
-    private(set) var count = 0
+    public private(set) var count = 0
 
-    init(capacity: Int = 4096) {
+    /// An empty buffer with room for `capacity` bytes before it grows.
+    public init(capacity: Int = 4096) {
         self.capacity = Swift.max(64, capacity)
         base = .allocate(capacity: self.capacity)
     }
@@ -40,15 +43,18 @@ struct TextOutput: ~Copyable {
     }
 
     /// The last byte written, if any.
-    var last: UInt8? { count > 0 ? base[count - 1] : nil }
+    public var last: UInt8? { count > 0 ? base[count - 1] : nil }
 
     /// Forgets the last byte.
     mutating func removeLast() {
         if count > 0 { count -= 1 }
     }
 
+    /// Forgets what was written, keeping the memory.
+    public mutating func removeAll() { count = 0 }
+
     /// The bytes written, for a caller's own use during the call.
-    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: base, count: count))
     }
 
@@ -64,19 +70,27 @@ struct TextOutput: ~Copyable {
         count += 1
     }
 
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// Appends `bytes`.
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
+        if bytes.count <= 8 {
+            // Separators and short names: a call to memcpy costs more than the bytes.
+            for offset in 0 ..< bytes.count { base[count + offset] = source[offset] }
+        } else {
+            (base + count).update(from: source, count: bytes.count)
+        }
         count += bytes.count
     }
 
-    mutating func append(string text: String) {
+    /// Appends the UTF-8 of `text`.
+    public mutating func append(string text: String) {
         if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
             for byte in text.utf8 { append(byte: byte) }
         }
     }
 
+    @inline(__always)
     mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
@@ -115,16 +129,33 @@ struct TextOutput: ~Copyable {
     mutating func appendHex(_ number: UInt64, digits: Int) {
         let width = Swift.max(1, (64 - number.leadingZeroBitCount + 3) / 4)
         let total = Swift.max(width, Swift.min(16, digits))
-        reserve(total)
-        var value = number
-        var position = count + total - 1
-        for _ in 0 ..< total {
-            let nibble = UInt8(truncatingIfNeeded: value & 0xF)
-            base[position] = nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ nibble &- 10
-            value >>= 4
-            position -= 1
+        reserve(16)
+        // All sixteen digits are made eight at a time in a register (every frame line has an
+        // address), then the last `total` of them are kept.
+        let high = Self.hexDigits(UInt32(truncatingIfNeeded: number >> 32))
+        let low = Self.hexDigits(UInt32(truncatingIfNeeded: number))
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2) { scratch in
+            scratch[0] = high
+            scratch[1] = low
+            let bytes = UnsafeRawPointer(scratch.baseAddress!).assumingMemoryBound(to: UInt8.self)
+            (base + count).update(from: bytes + (16 - total), count: total)
         }
         count += total
+    }
+
+    /// The eight hex digits of `value`, most significant first, as the bytes of a UInt64 in
+    /// memory order: each nibble is spread to its own byte, then turned into "0"-"9" or "a"-"f".
+    @inline(__always)
+    static func hexDigits(_ value: UInt32) -> UInt64 {
+        var spread = UInt64(value)
+        spread = (spread | spread << 16) & 0x0000_FFFF_0000_FFFF
+        spread = (spread | spread << 8) & 0x00FF_00FF_00FF_00FF
+        spread = (spread | spread << 4) & 0x0F0F_0F0F_0F0F_0F0F
+        // 1 in each byte whose nibble is 10 or more.
+        let letters = ((spread &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        let ascii = spread &+ 0x3030_3030_3030_3030 &+ letters &* 0x27
+        // Byte 0 holds the lowest nibble: swapped, the most significant digit comes first in memory.
+        return ascii.byteSwapped.littleEndian
     }
 
     mutating func appendSpaces(_ spaces: Int) {

@@ -13,7 +13,7 @@ struct Console: Sendable {
     /// Writes to standard error.
     var writeError: @Sendable (String) -> Void
     /// Writes bytes to standard output (large outputs such as symbolicated reports, without a String copy).
-    var writeOutBytes: @Sendable ([UInt8]) -> Void
+    var writeOutBytes: @Sendable (UnsafeBufferPointer<UInt8>) -> Void
     /// Whether standard output is a terminal.
     var outputIsTerminal: Bool
     /// Whether standard error is a terminal (progress bars go there).
@@ -23,7 +23,7 @@ struct Console: Sendable {
     static let standard = Console(
         writeOut: { text in Console.writeAll(1, text) },
         writeError: { text in Console.writeAll(2, text) },
-        writeOutBytes: { bytes in bytes.withUnsafeBufferPointer { Console.writeAll(1, $0) } },
+        writeOutBytes: { bytes in Console.writeAll(1, bytes) },
         outputIsTerminal: isatty(1) == 1,
         errorIsTerminal: isatty(2) == 1)
 

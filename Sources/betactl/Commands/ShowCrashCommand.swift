@@ -18,7 +18,7 @@ enum ShowCrashCommand: BetactlCommand {
         guard let id = Int64(text) else { throw CrashError.unknownReport(text) }
         let store = CrashStore(home: try invocation.openHome())
         let record = try store.report(id: id)
-        if args.flag("--raw") { return invocation.console.writeOutBytes(try store.rawBytes(of: id)) }
+        if args.flag("--raw") { return try store.rawBytes(of: id).withUnsafeBufferPointer { invocation.console.writeOutBytes($0) } }
         if args.flag("--json") { return try invocation.printJSON(CrashJSON.report(record, uploads: try store.uploads(of: id))) }
         invocation.print("Crash report \(record.id): \(record.status)\(record.summary.map { " — \($0)" } ?? "")")
         invocation.print("  received      \(Timestamp.string(record.receivedAt))\(record.uploadCount > 1 ? " (\(record.uploadCount) uploads, last \(Timestamp.string(record.lastReceivedAt)))" : "")")
@@ -35,7 +35,7 @@ enum ShowCrashCommand: BetactlCommand {
         if let jetsam = try store.lowMemoryReport(id: id) {
             invocation.print(lowMemoryText(jetsam))
         } else if let symbolicated = try store.symbolicatedReport(id: id) {
-            invocation.console.writeOutBytes(symbolicated.renderTextBytes())
+            symbolicated.renderTextBytes().withUnsafeBufferPointer { invocation.console.writeOutBytes($0) }
         } else if record.status == .other {
             invocation.print("Not a crash report; `betactl show-crash \(id) --raw` prints it.")
         }

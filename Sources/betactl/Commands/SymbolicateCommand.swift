@@ -82,7 +82,9 @@ enum SymbolicateCommand: SynchronousCommand {
         let progress = progressReporter(invocation)
         let several = paths.count > 1
         var json: [String] = []
-        var output: [UInt8] = []  // reused: one buffer, one write per report
+        var output = TextOutput(capacity: 1 << 16)  // reused: one buffer, one write per report
+        // Warnings name the same images report after report: each UUID is spelled out once.
+        var uuidStrings: [UUID: String] = [:]
         var unreadable: [String] = []
         // Reports are streamed: each is read, symbolicated and printed before the next is read,
         // so only one report's text and model are held at a time (what grows with more reports is
@@ -106,18 +108,24 @@ enum SymbolicateCommand: SynchronousCommand {
                 json.append(try result.renderJSON())
             } else {
                 // One write per report: the heading, the report and a final line break.
-                output.removeAll(keepingCapacity: true)
-                if several { output += "==> \(path) <==\n".utf8 }
+                output.removeAll()
+                if several { output.append(string: "==> \(path) <==\n") }
                 result.renderText(appendingTo: &output)
-                if output.last != UInt8(ascii: "\n") { output.append(UInt8(ascii: "\n")) }
-                invocation.console.writeOutBytes(output)
+                if output.last != UInt8(ascii: "\n") { output.append(string: "\n") }
+                output.withBytes { invocation.console.writeOutBytes($0) }
             }
             let prefix = several ? "\(path): " : ""
             var messages = ""
             for image in result.imagesWithoutSymbols {
-                let uuid = image.uuid?.uuidString ?? "no UUID"
-                let kind = image.isAppImage ? "app image" : "system image"
-                messages += invocation.errorStyle.yellow("warning:") + " \(prefix)no symbols for \(kind) \(image.name) (\(uuid)): \(image.reason)\n"
+                let uuid: String
+                if let value = image.uuid {
+                    uuid = uuidStrings[value] ?? value.uuidString
+                    if uuidStrings.count < 4096 { uuidStrings[value] = uuid }
+                } else {
+                    uuid = "no UUID"
+                }
+                let text = "no symbols for \(image.isAppImage ? "app image" : "system image") \(image.name) (\(uuid)): \(image.reason)\n"
+                messages += invocation.errorStyle.yellow("warning:") + " " + prefix + text
             }
             let hint = result.imagesWithoutSymbols.contains(where: \.isAppImage) ? " (pass the app's dSYM with --dsym for a symbolic signature)" : ""
             invocation.console.writeError(messages + "\(prefix)Crash signature \(result.signature.key): \(result.signature)\(hint)\n")

@@ -44,7 +44,7 @@ import TestSupport
         for name in ["leading-zero.json", "repeated-key.json", "number-run.json"] {
             let bytes = try FuzzFindingTests.input("ips-json", name)
             let decoded = (try? JSONDecoder().decode(IPSBody.self, from: Data(bytes))).map { CrashReport(ips: $0, header: nil) }
-            let parsed = (try? JSONParser.parse(bytes)).flatMap(IPSBody.init(json:)).map { CrashReport(ips: $0, header: nil) }
+            let parsed = (try? IPSBody.read(bytes)).flatMap { $0 }.map { CrashReport(ips: $0, header: nil) }
             #expect(parsed != nil)
             #expect(parsed == decoded, "\(name)")
         }

@@ -141,7 +141,7 @@ extension AppleFormatsFuzz {
         let array = Array(bytes)
         let decoded = (try? JSONDecoder().decode(IPSBody.self, from: Data(array))).map { CrashReport(ips: $0, header: nil) }
         let parsed: CrashReport?
-        do { parsed = IPSBody(json: try JSONParser.parse(array)).map { CrashReport(ips: $0, header: nil) } } catch {
+        do { parsed = try IPSBody.read(array).map { CrashReport(ips: $0, header: nil) } } catch {
             fuzzConsume(error.description)
             parsed = nil
         }
