@@ -20,6 +20,7 @@ import TestSupport
         let form = try await curl(page)
         #expect(form.text.contains("action=\"\(page)/crashes\""))
         #expect(form.text.contains("Analytics &amp; Improvements"))
+        #expect(form.text.contains("href=\"\(page)/enroll\""), "the enrolment link and the crash form are both on the page")
         let upload = try await curl("\(page)/crashes", ["-F", "report=@\(report)", "-F", "report=@\(photo)", "-F", "description=It crashed when I tapped Save"])
         #expect(upload.status == 200)
         #expect(upload.text.contains("Received as report 1."))
@@ -46,6 +47,10 @@ import TestSupport
             let text = try await curl(page).text
             return text.contains("Your reports") && text.contains("App 1.2 (42): EXC_BAD_ACCESS (SIGSEGV)")
         }
+        // Its outcome and its group: the dSYM is missing, and it is the first of its crash.
+        let listed = try await curl(page).text
+        #expect(listed.contains("Report 1 ·") && listed.contains("received; waiting for the build&#39;s symbols"))
+        #expect(listed.contains("the first report of this crash"))
         #expect(try fixture.crashReport(1)?["uploadCount"] as? Int == 2)
         // Bo sees none of Ann's reports.
         #expect(!(try await curl("\(server.base)/t/\(fixture.boToken)").text.contains("Your reports")))
@@ -277,12 +282,17 @@ import TestSupport
         // The tester link has its own bucket.
         let page = "\(server.base)/t/\(fixture.annToken)/crashes"
         var pageStatuses: [Int] = []
+        var pageRetryAfter: String?
         for index in 4 ..< 8 {
             let file = directory.child("r\(index).ips")
             try Data(original + Array("\n\(index)\n".utf8)).write(to: URL(fileURLWithPath: file))
-            pageStatuses.append(try await curl(page, ["-F", "report=@\(file)"]).status)
+            let response = try await curl(page, ["-F", "report=@\(file)"])
+            pageStatuses.append(response.status)
+            pageRetryAfter = response.headers["retry-after"] ?? pageRetryAfter
+            if response.status == 429 { #expect(response.text.contains("Wait \(response.headers["retry-after"] ?? "?") seconds")) }
         }
         #expect(pageStatuses == [200, 200, 200, 429])
+        #expect(Int(pageRetryAfter ?? "") ?? 0 >= 1)
         withExtendedLifetime(directory) {}
     }
 }

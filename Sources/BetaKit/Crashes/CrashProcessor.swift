@@ -125,7 +125,7 @@ extension CrashStore {
         }
         let release = try linkedRelease(analysis, db: db)
         let tester = try linkedTester(id, current: row.int(1), db: db)
-        let device = try tester.flatMap { try linkedDevice(tester: $0, model: analysis.hardwareModel, db: db) }
+        let device = try linkedDevice(report: id, tester: tester, analysis: analysis, db: db)
         if let signature = analysis.signature {
             try db.query("INSERT INTO crash_groups (signature_key, exception_type, frames, title, first_seen_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (signature_key) DO NOTHING",
                          [.text(signature.key), .text(signature.exceptionType), .text(signature.frames.joined(separator: "\n")),
@@ -180,10 +180,37 @@ extension CrashStore {
         return current
     }
 
-    /// The tester's device of the report's model, when exactly one of their devices is that model.
-    private func linkedDevice(tester: Int64, model: String?, db: SQLiteConnection) throws -> String? {
-        guard let model, !model.isEmpty else { return nil }
-        let rows = try db.query("SELECT udid FROM devices WHERE tester_id = ? AND removed_at IS NULL AND model = ?", [.integer(tester), .text(model)])
-        return rows.count == 1 ? rows[0].string(0) : nil
+    /// The device that sent the report, when it can be told:
+    /// - another report of the same incident (the same crash sent twice, say by the app's SDK and
+    ///   from the tester page) already names it;
+    /// - else, of the tester's devices, the only one of the report's hardware model (as the roster
+    ///   or the device's enrolment gives it);
+    /// - else, of those, the only one whose enrolment reported the report's OS build.
+    private func linkedDevice(report id: Int64, tester: Int64?, analysis: CrashAnalysis, db: SQLiteConnection) throws -> String? {
+        if let incident = analysis.incidentIdentifier.map(Self.shortened), !incident.isEmpty,
+           let row = try db.queryOne("""
+               SELECT device_udid FROM crash_reports WHERE incident_identifier = ? AND id != ? AND device_udid IS NOT NULL
+               ORDER BY id LIMIT 1
+               """, [.text(incident), .integer(id)]),
+           let udid = row.string(0) {
+            return udid
+        }
+        guard let tester, let model = analysis.hardwareModel, !model.isEmpty else { return nil }
+        let rows = try db.query("""
+            SELECT d.udid, e.os_build FROM devices d LEFT JOIN enrolled_devices e ON e.udid = d.udid
+            WHERE d.tester_id = ? AND d.removed_at IS NULL AND (d.model = ? OR e.product = ?)
+            ORDER BY d.udid
+            """, [.integer(tester), .text(model), .text(model)])
+        if rows.count == 1 { return rows[0].string(0) }
+        guard rows.count > 1, let build = analysis.osVersion.flatMap(Self.osBuild) else { return nil }
+        let sameBuild = rows.filter { $0.string(1) == build }
+        return sameBuild.count == 1 ? sameBuild[0].string(0) : nil
+    }
+
+    /// The build in an OS version as reports write it: "iPhone OS 17.4.1 (21E236)" gives "21E236".
+    static func osBuild(_ version: String) -> String? {
+        guard version.hasSuffix(")"), let open = version.lastIndex(of: "(") else { return nil }
+        let build = version[version.index(after: open) ..< version.index(before: version.endIndex)]
+        return build.isEmpty ? nil : String(build)
     }
 }

@@ -47,6 +47,7 @@ extension Schema {
         CREATE INDEX crash_reports_signature ON crash_reports (signature_key, received_at);
         CREATE INDEX crash_reports_release ON crash_reports (release_id);
         CREATE INDEX crash_reports_tester ON crash_reports (tester_id);
+        CREATE INDEX crash_reports_incident ON crash_reports (incident_identifier);
         -- Every time a report was sent, by whom and how; a duplicate adds a row here only.
         CREATE TABLE crash_uploads (
             id INTEGER PRIMARY KEY,

@@ -6,26 +6,31 @@ import Foundation
 import BetaKit
 import Mustache
 
-/// The tester page's crash section: the upload form and the tester's own reports.
+/// The tester page's crash section: the form and the tester's own reports, each with what
+/// became of it and the crash group it joined.
 struct CrashSection: Sendable, MustacheRepresentable {
     /// One of the tester's reports.
     struct Row: Sendable {
+        var id: Int64
         var title: String
         var received: String
         var status: CrashStatus
-        var groupCount: Int?
+        /// The outcome in words (with the reason when the report could not be read).
+        var outcome: String
+        /// The crash group in words, nil for reports that are not crashes.
+        var group: String?
     }
 
     var uploadURL: String
     var reports: [Row]
 
-    /// The newest `limit` reports of the tester, with the size of their groups.
+    /// The newest reports of the tester, with their groups.
     init(uploadURL: String, records: [CrashRecord], groups: [CrashGroup]) {
         self.uploadURL = uploadURL
-        let counts = Dictionary(groups.map { ($0.signatureKey, $0.count) }, uniquingKeysWith: { first, _ in first })
+        let byKey = Dictionary(groups.map { ($0.signatureKey, $0) }, uniquingKeysWith: { first, _ in first })
         reports = records.map { record in
-            Row(title: Self.title(record), received: CalendarDate(record.receivedAt).description, status: record.status,
-                groupCount: record.signatureKey.flatMap { counts[$0] }.flatMap { $0 > 1 ? $0 : nil })
+            Row(id: record.id, title: Self.title(record), received: CalendarDate(record.receivedAt).description, status: record.status,
+                outcome: Self.outcome(record), group: record.signatureKey.flatMap { byKey[$0] }.map(Self.groupText))
         }
     }
 
@@ -50,11 +55,24 @@ struct CrashSection: Sendable, MustacheRepresentable {
         }
     }
 
+    /// The status in words, with why a report could not be read.
+    static func outcome(_ record: CrashRecord) -> String {
+        guard record.status == .unreadable, let error = record.error, !error.isEmpty else { return statusText(record.status) }
+        return "\(statusText(record.status)): \(error.prefix(200))"
+    }
+
+    /// "the first report of this crash" or "one of 4 reports of this crash, from 2 testers".
+    static func groupText(_ group: CrashGroup) -> String {
+        guard group.count > 1 else { return "the first report of this crash" }
+        let testers = group.testerIDs.count > 1 ? ", from \(group.testerIDs.count) testers" : ""
+        return "one of \(group.count) reports of this crash\(testers)"
+    }
+
     var mustacheValue: MustacheValue {
         ["uploadURL": .string(uploadURL), "hasReports": .bool(!reports.isEmpty),
          "reports": .list(reports.map { row in
-             ["title": .string(row.title), "received": .string(row.received), "status": .string(row.status.rawValue),
-              "statusText": .string(Self.statusText(row.status)), "groupCount": row.groupCount.map { .string(String($0)) } ?? .null]
+             ["id": .string(String(row.id)), "title": .string(row.title), "received": .string(row.received), "status": .string(row.status.rawValue),
+              "statusText": .string(row.outcome), "group": row.group.map { .string($0) } ?? .null]
          })]
     }
 }

@@ -151,6 +151,42 @@ import TestSupport
         #expect(try fixture.store.groups(testerID: ann.id).first?.testerIDs == [ann.id])
     }
 
+    /// Two of Ann's devices are iPhone14,5: the model alone does not tell which sent the report,
+    /// the OS build their enrolment reported does; another copy of the same incident, sent
+    /// without a tester, is linked to the same device.
+    @Test func theDeviceIsToldByModelThenOSBuildThenIncident() throws {
+        let fixture = try CrashFixture()
+        let ann = try fixture.roster.addTester("Ann Lee", email: "ann@example.com")
+        let udids = ["00008030-0000000000000A01", "00008030-0000000000000A02", "00008030-0000000000000A03"]
+        for (udid, model) in zip(udids, ["iPhone14,5", "iPhone14,5", "iPhone15,2"]) {
+            _ = try fixture.roster.roster.addDevice(NewDevice(identifier: try DeviceIdentifier(udid), family: .iphone, model: model),
+                                                    tester: String(ann.id), now: CrashFixture.now)
+        }
+        let report = try CrashFixture.report("App-309.ips")  // iPhone14,5, "iPhone OS 17.4.1 (21E236)"
+        let first = try fixture.submit([report], source: .page, testerID: ann.id)[0].reportID
+        try fixture.process()
+        #expect(try fixture.store.report(id: first).deviceUDID == nil, "two devices of that model, neither enrolled")
+
+        try fixture.home.store.write { db in
+            for (udid, build) in [(udids[0], "21D61"), (udids[1], "21E236")] {
+                try db.query("INSERT INTO enrolled_devices (udid, tester_id, product, os_build, enrolled_at) VALUES (?, ?, 'iPhone14,5', ?, ?)",
+                             [.text(udid), .integer(ann.id), .text(build), .text(Timestamp.string(CrashFixture.now))])
+            }
+        }
+        let second = try fixture.submit([report + Array("\n".utf8)], source: .page, testerID: ann.id)[0].reportID
+        try fixture.process()
+        #expect(try fixture.store.report(id: second).deviceUDID == udids[1], "the device whose enrolment reported 21E236")
+
+        // The same incident again (other bytes), from an SDK without a user: the incident tells.
+        let third = try fixture.submit([report + Array("\n\n".utf8)], source: .hockeyApp)[0].reportID
+        try fixture.process()
+        let record = try fixture.store.report(id: third)
+        #expect(record.testerID == nil)
+        #expect(record.deviceUDID == udids[1])
+        #expect(CrashStore.osBuild("iPhone OS 17.4.1 (21E236)") == "21E236")
+        #expect(CrashStore.osBuild("17.4.1") == nil)
+    }
+
     @Test func aReleaseLinksTheReportsOfItsBuild() throws {
         let fixture = try CrashFixture()
         let archive = Archive(home: fixture.home)
