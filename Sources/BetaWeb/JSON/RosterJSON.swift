@@ -42,6 +42,8 @@ public enum RosterJSON {
         public var added: String
         /// When it was removed (ISO 8601).
         public var removed: String?
+        /// Whether the current ad hoc profile provisions it (API device lists; absent elsewhere).
+        public var inProfile: Bool? = nil
     }
 
     /// Slot usage of one family.
