@@ -27,6 +27,9 @@ public struct ReleaseRequest: Sendable {
     /// The .ipa at `path` is a temporary file (an upload, already synced to disk in the home's
     /// `tmp/`) that may be moved into the archive instead of copied: the bytes are written once.
     public var movesInput = false
+    /// The SHA-256 of the .ipa at `path` when the caller computed it while writing the file (an
+    /// upload): the file is then not read again to hash it.
+    public var inputSHA256: HashDigest?
 
     /// Creates a request.
     public init(path: String, dsymPaths: [String] = [], notes: String? = nil, groups: [String] = [],
@@ -67,6 +70,7 @@ extension Archive {
         var ingestor = ArtifactIngestor(workDirectory: staging, progress: progress)
         // An .ipa is archived as it is, copied while it is hashed; an .xcarchive is packaged into an ipa below.
         if request.path.lowercased().hasSuffix(".ipa") && !request.movesInput { ingestor.copyInputTo = packageCopy }
+        if request.path.lowercased().hasSuffix(".ipa") { ingestor.knownSHA256 = request.inputSHA256 }
         let build = try ingestor.ingest(path: request.path)
         ingestor.copyInputTo = nil
         // The same build is the same package: an .ipa is known by its hash now, before any

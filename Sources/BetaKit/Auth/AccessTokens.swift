@@ -83,6 +83,21 @@ public struct AccessTokens: Sendable {
         return token
     }
 
+    /// The scope of every live token by the SHA-256 of its secret: what a server keeps in memory to
+    /// turn away an upload with an unknown token before reading its body.
+    public func liveScopesByDigest() throws -> [String: TokenScope] {
+        try store.read { db in
+            var scopes: [String: TokenScope] = [:]
+            for row in try db.query("SELECT digest, scope FROM api_tokens WHERE revoked_at IS NULL") {
+                if let digest = row.string(0), let scope = row.string(1).flatMap(TokenScope.init(rawValue:)) { scopes[digest] = scope }
+            }
+            return scopes
+        }
+    }
+
+    /// The hex SHA-256 of a secret, as stored (what `liveScopesByDigest` is keyed by).
+    public static func digest(of secret: String) -> String? { isPlausible(secret) ? digest(secret) : nil }
+
     /// The hex SHA-256 of a secret, as stored.
     static func digest(_ secret: String) -> String { SHA256.hash(Array(secret.utf8)).hex }
 

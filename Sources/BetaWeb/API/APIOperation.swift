@@ -50,6 +50,8 @@ struct APIOperation: Sendable {
     var outcomes: [Outcome]
     /// The largest body accepted; uploads raise it.
     var bodyLimit: Int64 = 1 << 20
+    /// Whether the token is checked from the head, before the body is read (large uploads).
+    var checksTokenBeforeBody = false
     var handler: @Sendable (APICall) async throws -> Response
 
     /// The path as OpenAPI writes it: `/testers/{id}`.

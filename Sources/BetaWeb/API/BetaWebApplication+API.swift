@@ -24,7 +24,8 @@ extension BetaWebApplication {
         let operations = apiOperations
         router.group(APIPaths.prefix, middleware: [ConditionalGetMiddleware()]) { api in
             for operation in operations {
-                let options = RouteOptions(bodyLimit: operation.bodyLimit, execution: .eventLoop)
+                var options = RouteOptions(bodyLimit: operation.bodyLimit, execution: .eventLoop)
+                if operation.checksTokenBeforeBody, let scope = operation.scope { options.headCheck = uploadHeadCheck(scope: scope) }
                 api.on(operation.method, operation.path, options: options) { [self] request, context in
                     var token: AccessToken?
                     if let scope = operation.scope { token = try await authenticate(request, requiring: scope) }

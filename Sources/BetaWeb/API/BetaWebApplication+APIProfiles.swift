@@ -40,7 +40,7 @@ extension BetaWebApplication {
                             .init(status: 201, description: "The profile was imported.", schema: .ref("ProfileImport")),
                             .init(status: 200, description: "A profile with the same UUID was replaced.", schema: .ref("ProfileImport")),
                          ],
-                         bodyLimit: Self.profileLimit) { [self] call in
+                         bodyLimit: Self.profileLimit, checksTokenBeforeBody: true) { [self] call in
                 let bytes = try await profileBytes(call.request)
                 let home = self.home
                 let now = self.now

@@ -33,7 +33,7 @@ extension BetaWebApplication {
                          summary: "Upload and publish a build: the part `ipa` (or `xcarchive`, a zipped .xcarchive), any number of `dsym` parts (zipped .dSYMs), `notes` and `group`. The build streams to disk as it arrives; validation is the CLI's, every refusal listed at once (422 `build-refused`).",
                          body: .init(mediaType: "multipart/form-data", schema: .ref("ReleaseUpload"), description: "The build, its dSYMs and the release's options."),
                          outcomes: [.init(status: 201, description: "The release was published.", schema: .ref("CreatedRelease"))],
-                         bodyLimit: configuration.maxUploadBytes) { [self] call in
+                         bodyLimit: configuration.maxUploadBytes, checksTokenBeforeBody: true) { [self] call in
                 let created = try await createRelease(call.request, extraFields: [])
                 return try Response.api(created, status: .created, location: "\(APIPaths.prefix)/releases/\(created.release.id)")
             },
@@ -108,6 +108,7 @@ extension BetaWebApplication {
         var releaseRequest = ReleaseRequest(path: build.path, dsymPaths: upload.files("dsym").map(\.path), notes: notes, groups: groups,
                                             policy: policy, again: again)
         releaseRequest.movesInput = true
+        if upload.files("ipa").count == 1 { releaseRequest.inputSHA256 = build.sha256 }
         let finalRequest = releaseRequest
         let result: ReleaseResult
         do {

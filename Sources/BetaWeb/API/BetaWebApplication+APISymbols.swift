@@ -41,7 +41,7 @@ extension BetaWebApplication {
                          summary: "Archive dSYMs after the fact (for example ones downloaded from Xcode): one or more `dsym` parts, each a zipped .dSYM or .xcarchive. Slices already archived are kept, unless the archived copy is damaged and the upload is intact.",
                          body: .init(mediaType: "multipart/form-data", schema: .ref("SymbolUpload"), description: "The dSYM zips."),
                          outcomes: [.init(status: 200, description: "What was archived.", schema: .ref("SymbolUploadResult"))],
-                         bodyLimit: configuration.maxUploadBytes) { [self] call in
+                         bodyLimit: configuration.maxUploadBytes, checksTokenBeforeBody: true) { [self] call in
                 try await Response.api(uploadSymbols(call.request, extraFields: []))
             },
         ]

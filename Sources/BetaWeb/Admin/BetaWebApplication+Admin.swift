@@ -75,7 +75,8 @@ extension BetaWebApplication {
     /// token (a form part or the `X-CSRF-Token` header) once the form is parsed, before acting.
     func addAdminUpload(_ group: inout RouteGroup, _ path: String, scope: TokenScope, bodyLimit: Int64,
                         _ handler: @escaping @Sendable (AdminRequest) async throws -> Response) {
-        group.post(path, options: RouteOptions(bodyLimit: bodyLimit, execution: .eventLoop)) { [self] request, context in
+        let options = RouteOptions(bodyLimit: bodyLimit, execution: .eventLoop, headCheck: dashboardUploadHeadCheck(scope: scope))
+        group.post(path, options: options) { [self] request, context in
             let call = try await authorisedPost(request, context, scope: scope)
             guard Self.sameSite(request) else { return try await refusal(call, status: .forbidden, message: Self.csrfRefusal) }
             return try await handler(call)

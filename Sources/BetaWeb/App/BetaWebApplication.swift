@@ -27,6 +27,8 @@ public final class BetaWebApplication: Sendable {
     let assets: WebAssets
     /// Failed dashboard logins per address.
     let loginThrottle = LoginThrottle()
+    /// Live tokens and sessions by digest, for turning away uploads before their body is read.
+    let credentials = CredentialCache()
     private let watcher: StoreChangeWatcher
     private let watchTask = Mutex<Task<Void, Never>?>(nil)
 
