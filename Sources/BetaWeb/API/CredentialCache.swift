@@ -107,7 +107,7 @@ extension BetaWebApplication {
                 case let .known(granted) where granted.allows(scope):
                     return nil
                 case let .known(granted):
-                    problem = APIProblem(.insufficientScope, "this token has the \(granted) scope, but uploads need \(scope); nothing of the body was read",
+                    problem = APIProblem(.insufficientScope, "this token has the \(granted) scope, but this operation needs \(scope); nothing of the body was read",
                                          headers: ["WWW-Authenticate": "Bearer realm=\"betactl\", error=\"insufficient_scope\", scope=\"\(scope)\""])
                 case .unknown:
                     problem = APIProblem(.unauthorized, "the token is not valid (revoked, mistyped or never created); nothing of the body was read",

@@ -61,6 +61,8 @@ enum OpenAPIDocument {
             "tags": [.string(operation.tag)],
         ]
         if let scope = operation.scope {
+            // OpenAPI 3.1 lets a non-OAuth requirement list the roles it needs: the token's scope.
+            out["security"] = [["bearer": [.string(scope.rawValue)]]]
             out["description"] = .string("Needs a token with the `\(scope)` scope (or a larger one).")
         } else {
             out["security"] = []
