@@ -150,7 +150,6 @@ final class ReleaseUpload: Sendable {
         switch field {
         case "ipa" where !lower.hasSuffix(".ipa"): name = (name.isEmpty ? "upload" : name) + ".ipa"
         case "xcarchive" where !lower.hasSuffix(".zip"): name = (name.isEmpty ? "upload.xcarchive" : name) + ".zip"
-        case "dsym" where !lower.hasSuffix(".zip"): name = (name.isEmpty ? "upload.dSYM" : name) + ".zip"
         default: if name.isEmpty { name = field }
         }
         return name
