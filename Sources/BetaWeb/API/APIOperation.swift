@@ -40,7 +40,8 @@ struct APIOperation: Sendable {
     var method: HTTPMethod
     /// The route pattern below `/api/v1`, in the router's syntax: `/testers/:id`.
     var path: String
-    /// The scope a token needs; nil for operations anyone may call (the OpenAPI document).
+    /// The scope a token needs; nil for operations that need no token (the OpenAPI document) or
+    /// that authenticate themselves (see `security`).
     var scope: TokenScope?
     var operationID: String
     var tag: String
@@ -52,6 +53,13 @@ struct APIOperation: Sendable {
     var bodyLimit: Int64 = 1 << 20
     /// Whether the token is checked from the head, before the body is read (large uploads).
     var checksTokenBeforeBody = false
+    /// The OpenAPI security requirement when it is not a bearer token, e.g.
+    /// `[["ingestKey": []]]` for an endpoint that takes its own key (the scheme itself goes in
+    /// `APISchemas.securitySchemes`). Such an operation checks its credential in its handler.
+    var security: JSONValue? = nil
+    /// Whether the route is registered by its own code (in a route group of its own, say, with
+    /// middleware of its own) and only described here; `addAPIRoutes` then leaves it alone.
+    var isRoutedElsewhere = false
     var handler: @Sendable (APICall) async throws -> Response
 
     /// The path as OpenAPI writes it: `/testers/{id}`.

@@ -7,9 +7,14 @@ enum APISchemas {
     static let profileTypes = ["ad-hoc", "development", "app-store", "enterprise"]
     static let scopes = ["read", "write", "admin"]
 
-    /// Every named schema.
+    /// Every named schema. A new area (crash reports, say) adds its dictionary to this list.
     static var all: [String: JSONSchema] {
-        roster.merging(archive) { first, _ in first }.merging(admin) { first, _ in first }.merging(requests) { first, _ in first }
+        [roster, archive, admin, requests].reduce(into: [:]) { all, area in all.merge(area) { first, _ in first } }
+    }
+
+    /// How clients authenticate (`#/components/securitySchemes`).
+    static var securitySchemes: [String: JSONValue] {
+        ["bearer": ["type": "http", "scheme": "bearer", "description": "An API token made with `betactl token create`."]]
     }
 
     static var roster: [String: JSONSchema] {

@@ -23,7 +23,7 @@ extension BetaWebApplication {
     func addAPIRoutes(to router: inout Router) {
         let operations = apiOperations
         router.group(APIPaths.prefix, middleware: [ConditionalGetMiddleware()]) { api in
-            for operation in operations {
+            for operation in operations where !operation.isRoutedElsewhere {
                 var options = RouteOptions(bodyLimit: operation.bodyLimit, execution: .eventLoop)
                 if operation.checksTokenBeforeBody, let scope = operation.scope { options.headCheck = uploadHeadCheck(scope: scope) }
                 api.on(operation.method, operation.path, options: options) { [self] request, context in

@@ -31,9 +31,7 @@ enum OpenAPIDocument {
             "tags": .array(tags),
             "paths": .object(paths),
             "components": [
-                "securitySchemes": [
-                    "bearer": ["type": "http", "scheme": "bearer", "description": "An API token made with `betactl token create`."],
-                ],
+                "securitySchemes": .object(APISchemas.securitySchemes),
                 "schemas": .object(APISchemas.all.mapValues(\.json)),
                 "responses": [
                     "Problem": [
@@ -60,7 +58,9 @@ enum OpenAPIDocument {
             "summary": .string(operation.summary),
             "tags": [.string(operation.tag)],
         ]
-        if let scope = operation.scope {
+        if let security = operation.security {
+            out["security"] = security
+        } else if let scope = operation.scope {
             // OpenAPI 3.1 lets a non-OAuth requirement list the roles it needs: the token's scope.
             out["security"] = [["bearer": [.string(scope.rawValue)]]]
             out["description"] = .string("Needs a token with the `\(scope)` scope (or a larger one).")
