@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Mustache", targets: ["Mustache"]),
         .library(name: "QRCode", targets: ["QRCode"]),
         .library(name: "Multipart", targets: ["Multipart"]),
+        .library(name: "CryptoCMS", targets: ["CryptoCMS"]),
     ],
     targets: [
         // SQLite's header only: the library is loaded with dlopen when a database is first opened
@@ -29,6 +30,10 @@ let package = Package(
         ),
         // Exposes epoll/eventfd/sendfile on Linux; empty elsewhere (kqueue is in Darwin).
         .systemLibrary(name: "CSystemShim"),
+        // The few libcrypto (OpenSSL) entry points CMS signing needs, loaded with dlopen on first use
+        // (see Sources/CCrypto/shim.h): no header or library is needed to build, and nothing that
+        // does not sign ever loads it.
+        .systemLibrary(name: "CCrypto"),
 
         .target(name: "AppleFormats", dependencies: ["CZlib"]),
         .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite"]),
@@ -40,17 +45,19 @@ let package = Package(
         .target(name: "QRCode", dependencies: ["CZlib"]),
         // Streaming multipart/form-data (RFC 7578) with pluggable part consumers; generic, no betactl knowledge.
         .target(name: "Multipart"),
+        // CMS SignedData signing through the system's libcrypto; generic, no betactl knowledge.
+        .target(name: "CryptoCMS", dependencies: ["CCrypto"]),
         // Build-time embedding of files (templates, web assets) into a target that applies the
         // plugin: the tool reads the target's EmbedAssets.txt and writes EmbeddedAssets.files.
         .executableTarget(name: "EmbedAssetsTool"),
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
         // The web application: routes, page models, templates, the URL scheme, shared JSON shapes.
         // Templates/ and web/ are embedded at build time (EmbedAssets.txt), so the binary needs no files.
-        .target(name: "BetaWeb", dependencies: ["BetaKit", "BetaServer", "AppleFormats", "Mustache", "QRCode", "Multipart"],
+        .target(name: "BetaWeb", dependencies: ["BetaKit", "BetaServer", "AppleFormats", "Mustache", "QRCode", "Multipart", "CryptoCMS"],
                 exclude: ["EmbedAssets.txt"], plugins: ["EmbedAssets"]),
         .executableTarget(
             name: "betactl",
-            dependencies: ["BetaKit", "BetaServer", "BetaWeb", "AppleFormats"],
+            dependencies: ["BetaKit", "BetaServer", "BetaWeb", "AppleFormats", "CryptoCMS"],
             // The demo's build (the project's generated fixture app and its dSYMs) is embedded too.
             exclude: ["EmbedAssets.txt"],
             // A release build on Linux carries the Swift runtime and FoundationEssentials inside the
@@ -80,6 +87,7 @@ let package = Package(
         ),
         .testTarget(name: "MultipartTests", dependencies: ["Multipart", "AppleFormats", "TestSupport"]),
         .testTarget(name: "BetaWebTests", dependencies: ["BetaWeb", "BetaKit", "BetaServer", "AppleFormats", "TestSupport"]),
+        .testTarget(name: "CryptoCMSTests", dependencies: ["CryptoCMS", "AppleFormats", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

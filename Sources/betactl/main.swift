@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CryptoCMS
 
 // A closed pipe (`betactl devices | head`) must end output quietly, not kill the process with SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
@@ -11,6 +12,9 @@ signal(SIGPIPE, SIG_IGN)
 // the same in each place; the mask also covers files made by libraries (SQLite, Foundation).
 umask(0o077)
 let environment = ProcessEnvironment.current()
+// libcrypto is loaded only to sign enrolment profiles; BETACTL_LIBCRYPTO names another copy (tests
+// name a missing file to act out a machine without OpenSSL).
+if let libcrypto = environment["BETACTL_LIBCRYPTO"], !libcrypto.isEmpty { CryptoLibrary.use(path: libcrypto) }
 let prepared = BetactlCLI.prepare(Array(CommandLine.arguments.dropFirst()), environment: environment, console: .standard)
 // Synchronous commands (symbolicate) finish here, on the main thread: this code runs before the
 // first `await`, so the concurrency runtime never starts its worker threads for them.

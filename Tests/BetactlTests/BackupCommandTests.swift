@@ -78,7 +78,14 @@ import TestSupport
         try await Task.sleep(for: .milliseconds(300))
         let backup = dir.child("backup")
         let backedUp = try cli.run("backup", backup)
-        try await Task.sleep(for: .milliseconds(300))
+        // Keep writing until at least one more tester lands after the backup (on a loaded machine
+        // that can take longer than any fixed pause).
+        let inBackup = try JSONDecoder().decode(TestersJSON.self, from: Data(try Betactl(home: backup).ok("testers", "--json").utf8)).testers.count
+        for _ in 0 ..< 600 {
+            let now = try JSONDecoder().decode(TestersJSON.self, from: Data(try cli.ok("testers", "--json").utf8)).testers.count
+            if now > inBackup { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
         stop.stop()
         let added = try await writer.value
         #expect(backedUp.status == 0, "backup failed: \(backedUp.stderr)")

@@ -86,7 +86,7 @@ target_flags() {
     local dict="$target"
     [[ "$target" == crash-render ]] && dict=crash
     [[ "$target" == jetsam ]] && dict=kscrash
-    [[ "$target" == enrollment ]] && dict=mobileconfig
+    [[ "$target" == enrollment || "$target" == enrollment-intake ]] && dict=mobileconfig
     [[ -f "$here/Dictionaries/$dict.dict" ]] && flags+=("-dict=$here/Dictionaries/$dict.dict")
     printf '%s\n' "${flags[@]}"
 }

@@ -26,11 +26,14 @@ public struct ToolResult: Sendable {
     public var text: String { String(decoding: output, as: UTF8.self) }
 }
 
-/// Runs `/usr/bin/env tool arguments...`, feeding `input`, with a generous deadline.
-public func runTool(_ tool: String, _ arguments: [String], input: Data? = nil, timeout: TimeInterval = 120) async throws -> ToolResult {
+/// Runs `/usr/bin/env tool arguments...`, feeding `input`, with a generous deadline; `environment`, when
+/// given, replaces the inherited one.
+public func runTool(_ tool: String, _ arguments: [String], input: Data? = nil, timeout: TimeInterval = 120,
+                    environment: [String: String]? = nil) async throws -> ToolResult {
     try await blocking {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        if let environment { process.environment = environment }
         process.arguments = [tool] + arguments
         let out = Pipe()
         let err = Pipe()

@@ -147,21 +147,8 @@ struct XMLTreeReader {
         while end < bytes.count, end - start < 12, bytes[end] != UInt8(ascii: ";") { end += 1 }
         guard end < bytes.count, bytes[end] == UInt8(ascii: ";") else { throw fail("an & starts no entity (write &amp; for a literal &)") }
         let name = String(decoding: bytes[start ..< end], as: UTF8.self)
-        var scalar: Unicode.Scalar?
-        switch name {
-        case "lt": scalar = "<"
-        case "gt": scalar = ">"
-        case "amp": scalar = "&"
-        case "quot": scalar = "\""
-        case "apos": scalar = "'"
-        default:
-            if name.hasPrefix("#x") {
-                scalar = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
-            } else if name.hasPrefix("#") {
-                scalar = UInt32(name.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
-            }
-        }
-        guard let scalar, scalar.value != 0 else { throw fail("&\(name); is not a known entity or character") }
+        let scalar = XMLEntity.character(named: name)
+        guard let scalar else { throw fail("&\(name); is not a known entity or character") }
         out.append(contentsOf: String(Character(scalar)).utf8)
         position = end + 1
     }

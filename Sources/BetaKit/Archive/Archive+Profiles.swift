@@ -58,6 +58,7 @@ extension Archive {
                       .text(profile.type.rawValue), .optional(profile.provisionedDevices.map { Int64($0.count) }),
                       .text(Timestamp.string(profile.creationDate)), .text(Timestamp.string(profile.expirationDate)),
                       .text(Timestamp.string(now)), .text(digest.hex)])
+            try Self.recordImportedProfileDevices(profile, db: db)
             return !existed
         }
         return ProfileImport(profile: profile, isNew: isNew)

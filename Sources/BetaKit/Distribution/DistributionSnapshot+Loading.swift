@@ -35,8 +35,10 @@ extension DistributionSnapshot {
             for row in try db.query("SELECT r.id, b.size FROM releases r JOIN blobs b ON b.sha256 = r.package_blob") {
                 if let id = row.int(0), let size = row.int(1) { sizes[id] = size }
             }
-            return DistributionSnapshot(settings: settings, testers: testers, devices: devices, releases: releases,
-                                        coverage: coverage, packageSizes: sizes)
+            var snapshot = DistributionSnapshot(settings: settings, testers: testers, devices: devices, releases: releases,
+                                                coverage: coverage, packageSizes: sizes)
+            snapshot.signingIdentity = try SigningIdentityStore.load(db)
+            return snapshot
         }
     }
 }

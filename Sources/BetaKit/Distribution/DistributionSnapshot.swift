@@ -25,6 +25,8 @@ public struct DistributionSnapshot: Sendable {
     public var coverage: [Int64: ProfileCoverage]
     /// The size in bytes of each release's package, by release id.
     public var packageSizes: [Int64: Int64]
+    /// The identity enrolment profiles are signed with, when one was imported.
+    public var signingIdentity: StoredSigningIdentity?
     private var testerIDByDigest: [String: Int64]
 
     /// Creates a snapshot from parts (tests build them directly).

@@ -34,6 +34,8 @@ public struct ProfileRosterReport: Sendable {
     public var unknownDevices: [DeviceIdentifier]
     /// Devices in the profile that were removed from the roster.
     public var removedDevices: [Device]
+    /// Devices registered by enrolment that no ad hoc profile includes yet (see `Device.isPending`).
+    public var pendingDevices: [Device] = []
     /// Whole days until the profile expires (negative once expired).
     public var daysUntilExpiry: Int
     /// Developer certificates that expire within the warning window or have expired, with days left.
@@ -83,6 +85,8 @@ public enum ProfileRosterCheck {
         if !unknown.isEmpty {
             findings.append(.init(severity: .warning, message: "the profile includes \(unknown.count) device\(unknown.count == 1 ? "" : "s") the roster does not know: \(unknown.map(\.value).joined(separator: ", ")); import them with import-devices or ignore"))
         }
+        let pending = devices.filter(\.isPending)
+        if let finding = pendingFinding(pending) { findings.append(finding) }
         var certificates: [(Certificate, Int)] = []
         for certificate in profile.developerCertificates {
             let left = Int((certificate.notAfter.timeIntervalSince(now) / 86400).rounded(.down))
@@ -97,7 +101,7 @@ public enum ProfileRosterCheck {
         }
         findings.sort { $0.severity == .error && $1.severity != .error }
         return ProfileRosterReport(profile: profile, missingActiveDevices: missing, unknownDevices: unknown, removedDevices: removed,
-                                   daysUntilExpiry: days, expiringCertificates: certificates, findings: findings)
+                                   pendingDevices: pending, daysUntilExpiry: days, expiringCertificates: certificates, findings: findings)
     }
 
     static func day(_ date: Date) -> String {

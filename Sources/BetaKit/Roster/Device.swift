@@ -31,6 +31,9 @@ public struct Device: Sendable, Equatable {
     public var addedAt: Date
     /// When the device was removed, if it is removed.
     public var removedAt: Date?
+    /// Registered by enrolment from the device itself and not yet in any ad hoc profile betactl
+    /// has seen: ready to upload to Apple (see `Roster.pendingDevices()`).
+    public var isPending = false
 
     /// Active or removed.
     public var status: Status { removedAt == nil ? .active : .removed }

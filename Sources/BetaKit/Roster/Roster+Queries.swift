@@ -49,7 +49,7 @@ extension Roster {
     }
 
     static let deviceSelect = """
-        SELECT d.udid, d.name, d.family, d.model, d.tester_id, t.name, d.added_at, d.removed_at
+        SELECT d.udid, d.name, d.family, d.model, d.tester_id, t.name, d.added_at, d.removed_at, \(pendingColumn)
         FROM devices d LEFT JOIN testers t ON t.id = d.tester_id
         """
 
@@ -59,7 +59,7 @@ extension Roster {
         return Device(identifier: udid, name: row.string(1) ?? "", family: family, model: row.string(3),
                       testerID: row.int(4), testerName: row.string(5),
                       addedAt: row.string(6).flatMap(Timestamp.date) ?? Date(timeIntervalSince1970: 0),
-                      removedAt: row.string(7).flatMap(Timestamp.date))
+                      removedAt: row.string(7).flatMap(Timestamp.date), isPending: row.int(8) == 1)
     }
 
     /// Slots in `family` during the year starting `yearStart`: every device with a registration

@@ -16,6 +16,10 @@ final class BodyReader {
     private var remaining: Int64
     private var decoder: ChunkedDecoder?
     private let limit: Int64
+    /// With a drain limit, bytes beyond `limit` are read and dropped up to this total.
+    private let drainLimit: Int64?
+    /// Whether bytes beyond `limit` were dropped.
+    private(set) var exceededLimit = false
     private let memoryLimit: Int
     private let directory: String
     private var memory: [UInt8] = []
@@ -24,7 +28,7 @@ final class BodyReader {
     private(set) var received: Int64 = 0
     private var failure: BodyError?
 
-    init(framing: BodyFraming, limit: Int64, limits: HTTPLimits, directory: String) {
+    init(framing: BodyFraming, limit: Int64, drainLimit: Int64? = nil, limits: HTTPLimits, directory: String) {
         switch framing {
         case .length(let length): remaining = length
         case .chunked:
@@ -33,6 +37,7 @@ final class BodyReader {
         case .none: remaining = 0
         }
         self.limit = limit
+        self.drainLimit = drainLimit
         self.memoryLimit = limits.bodyMemoryBytes
         self.directory = directory
     }
@@ -64,12 +69,21 @@ final class BodyReader {
         return take
     }
 
-    private func append(_ data: UnsafeRawBufferPointer) {
-        guard failure == nil, data.count > 0 else { return }
-        received += Int64(data.count)
+    private func append(_ whole: UnsafeRawBufferPointer) {
+        guard failure == nil, whole.count > 0 else { return }
+        let before = received
+        received += Int64(whole.count)
+        var data = whole
         if received > limit {
-            failure = .tooLarge(limit: limit)
-            return
+            guard let drainLimit, received <= drainLimit else {
+                failure = .tooLarge(limit: drainLimit ?? limit)
+                return
+            }
+            // Keep what still fits under the limit; the rest is read only to be dropped.
+            exceededLimit = true
+            let room = Int(max(0, limit - before))
+            guard room > 0 else { return }
+            data = UnsafeRawBufferPointer(rebasing: whole[0 ..< room])
         }
         if fileDescriptor < 0 && memory.count + data.count <= memoryLimit {
             memory.append(contentsOf: data)

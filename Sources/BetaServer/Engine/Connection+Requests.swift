@@ -30,21 +30,24 @@ extension Connection {
         pendingResolution = resolution
         pendingRequest = request
         var limit: Int64
+        var drainLimit: Int64?
         switch resolution {
-        case .matched(let route, _): limit = route.options.bodyLimit ?? core.configuration.limits.bodyBytes
+        case .matched(let route, _):
+            limit = route.options.bodyLimit ?? core.configuration.limits.bodyBytes
+            if case .truncate(let drain) = route.options.oversizedBody { drainLimit = max(drain, limit) }
         default: limit = min(core.configuration.limits.bodyBytes, 64 * 1024)
         }
         switch head.framing {
         case .none:
             dispatch(request)
-        case .length(let length) where length > limit:
-            fail(.contentTooLarge, "the body of \(length) bytes exceeds this endpoint's limit of \(limit) bytes")
+        case .length(let length) where length > (drainLimit ?? limit):
+            fail(.contentTooLarge, "the body of \(length) bytes exceeds this endpoint's limit of \(drainLimit ?? limit) bytes")
         case .length, .chunked:
             if head.expectsContinue && input.readable == 0 {
                 outbound.append(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
                 flush()
             }
-            phase = .body(BodyReader(framing: head.framing, limit: limit, limits: core.configuration.limits,
+            phase = .body(BodyReader(framing: head.framing, limit: limit, drainLimit: drainLimit, limits: core.configuration.limits,
                                      directory: core.configuration.temporaryDirectory))
             bodyStartedAt = loop.now
             rateWindowStart = loop.now

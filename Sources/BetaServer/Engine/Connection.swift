@@ -192,6 +192,7 @@ final class Connection {
                 }
                 guard reader.isDone else { return }
                 guard var request = pendingRequest else { return }
+                request.bodyExceededLimit = reader.exceededLimit
                 request.body = reader.finish()
                 dispatch(request)
             case .handling, .responding, .lingering:

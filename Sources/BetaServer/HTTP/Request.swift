@@ -24,6 +24,9 @@ public struct Request: Sendable {
     public var host: String?
     /// The request body.
     public var body: RequestBody
+    /// True when the body was larger than the route's limit and only its first `bodyLimit` bytes
+    /// are in `body` (routes with `RouteOptions.OversizedBody.truncate`).
+    public var bodyExceededLimit = false
 
     /// Creates a request; the engine builds these, tests may too.
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http11, headers: HTTPHeaders = [:],

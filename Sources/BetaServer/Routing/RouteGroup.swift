@@ -9,7 +9,7 @@
 ///     tester.get("/qr.svg") { request, context in … }     // GET /t/:token/qr.svg
 /// }
 /// ```
-public struct RouteGroup: Sendable {
+public struct RouteGroup: Sendable, RouteRegistering {
     struct Entry: Sendable {
         var method: HTTPMethod
         var pattern: String
@@ -32,31 +32,6 @@ public struct RouteGroup: Sendable {
                             _ handler: @escaping Handler) {
         entries.append(Entry(method: method, pattern: prefix + pattern, options: options,
                              handler: MiddlewareChain.wrap(middleware, around: handler)))
-    }
-
-    /// Registers GET (and so HEAD).
-    public mutating func get(_ pattern: String, options: RouteOptions = RouteOptions(), _ handler: @escaping Handler) {
-        on(.get, pattern, options: options, handler)
-    }
-
-    /// Registers POST.
-    public mutating func post(_ pattern: String, options: RouteOptions = RouteOptions(), _ handler: @escaping Handler) {
-        on(.post, pattern, options: options, handler)
-    }
-
-    /// Registers PUT.
-    public mutating func put(_ pattern: String, options: RouteOptions = RouteOptions(), _ handler: @escaping Handler) {
-        on(.put, pattern, options: options, handler)
-    }
-
-    /// Registers PATCH.
-    public mutating func patch(_ pattern: String, options: RouteOptions = RouteOptions(), _ handler: @escaping Handler) {
-        on(.patch, pattern, options: options, handler)
-    }
-
-    /// Registers DELETE.
-    public mutating func delete(_ pattern: String, options: RouteOptions = RouteOptions(), _ handler: @escaping Handler) {
-        on(.delete, pattern, options: options, handler)
     }
 
     /// A nested group: its routes get this group's prefix and middleware outside their own.

@@ -3,7 +3,7 @@
 ///
 /// Literal segments win over parameters, parameters over wildcards, regardless
 /// of registration order. Registering GET also answers HEAD.
-public struct Router: Sendable {
+public struct Router: Sendable, RouteRegistering {
     struct Route: Sendable {
         var method: HTTPMethod
         var pattern: String
@@ -54,33 +54,6 @@ public struct Router: Sendable {
         routes.removeAll { $0.method == method && $0.segments == segments }
         routes.append(Route(method: method, pattern: pattern, segments: segments, options: options, handler: handler))
         routes.sort { Router.isMoreSpecific($0.segments, than: $1.segments) }
-    }
-
-    /// Registers GET (and so HEAD) on `pattern`.
-    public mutating func get(_ pattern: String, options: RouteOptions = RouteOptions(), _ handler: @escaping Handler) {
-        on(.get, pattern, options: options, handler)
-    }
-
-    /// Registers POST on `pattern`.
-    public mutating func post(_ pattern: String, options: RouteOptions = RouteOptions(), _ handler: @escaping Handler) {
-        on(.post, pattern, options: options, handler)
-    }
-
-    /// Registers PUT on `pattern`.
-    public mutating func put(_ pattern: String, options: RouteOptions = RouteOptions(), _ handler: @escaping Handler) {
-        on(.put, pattern, options: options, handler)
-    }
-
-    /// Registers DELETE on `pattern`.
-    public mutating func delete(_ pattern: String, options: RouteOptions = RouteOptions(),
-                                _ handler: @escaping Handler) {
-        on(.delete, pattern, options: options, handler)
-    }
-
-    /// Registers PATCH on `pattern`.
-    public mutating func patch(_ pattern: String, options: RouteOptions = RouteOptions(),
-                               _ handler: @escaping Handler) {
-        on(.patch, pattern, options: options, handler)
     }
 
     func resolve(method: HTTPMethod, path: String) -> Resolution {
@@ -159,10 +132,23 @@ public struct RouteOptions: Sendable {
         case eventLoop
     }
 
+    /// What happens to a body larger than `bodyLimit`.
+    public enum OversizedBody: Sendable, Equatable {
+        /// Answer 413 and close the connection without running the handler: the default.
+        case reject
+        /// Keep the first `bodyLimit` bytes, read and discard the rest (up to `drainLimit` bytes in all;
+        /// 413 beyond), then run the handler with `Request.bodyExceededLimit` set. For clients that
+        /// take any answer but the application's own as a failure: iOS's enrolment, for one, treats
+        /// everything but its redirect as an invalid profile.
+        case truncate(drainLimit: Int64)
+    }
+
     /// Largest body accepted (413 beyond); nil uses `HTTPLimits.bodyBytes`.
     public var bodyLimit: Int64?
     /// Where the handler runs.
     public var execution: Execution
+    /// What happens to a body larger than `bodyLimit`.
+    public var oversizedBody: OversizedBody
     /// Decides from the request head alone, before any of the body is read, whether to take the
     /// request: a response refuses it. The refusal is sent as it is (no middleware runs), no
     /// `100 Continue` goes out, the body is never read and the connection closes after it. Routes
@@ -172,9 +158,11 @@ public struct RouteOptions: Sendable {
     public var headCheck: (@Sendable (Request) -> Response?)?
 
     /// Creates route options.
-    public init(bodyLimit: Int64? = nil, execution: Execution = .concurrent, headCheck: (@Sendable (Request) -> Response?)? = nil) {
+    public init(bodyLimit: Int64? = nil, execution: Execution = .concurrent, oversizedBody: OversizedBody = .reject,
+                headCheck: (@Sendable (Request) -> Response?)? = nil) {
         self.bodyLimit = bodyLimit
         self.execution = execution
+        self.oversizedBody = oversizedBody
         self.headCheck = headCheck
     }
 }

@@ -29,6 +29,7 @@ enum APISchemas {
                 .required("udid", .text), .required("name", .text), .required("family", .string(values: families)),
                 .optional("model", .text), .optional("tester", .text), .optional("testerId", .integer()),
                 .required("status", .string(values: ["active", "removed"])), .required("added", .timestamp), .optional("removed", .timestamp),
+                .required("pending", .boolean(description: "True when the tester registered this active device from the device itself and no ad hoc profile betactl has seen includes it yet: it still has to be registered with Apple (see `GET /devices/pending`).")),
                 .optional("inProfile", .boolean(description: "Whether the current ad hoc profile provisions this active device.")),
             ]),
             "Usage": .object([
@@ -55,11 +56,13 @@ enum APISchemas {
                 .required("type", .string(values: profileTypes)), .optional("devices", .integer(minimum: 0)),
                 .required("expires", .timestamp), .required("imported", .timestamp),
             ]),
+            "MissingDevice": .object([.required("udid", .text), .required("name", .text), .optional("tester", .text)]),
             "ProfileList": .object([.required("profiles", .array(.ref("Profile"))), .optional("nextCursor", .text)]),
             "ProfileImport": .object([.required("profile", .ref("Profile")), .required("isNew", .boolean())]),
             "ProfileCheck": .object([
                 .required("profile", .ref("Profile")), .required("daysUntilExpiry", .integer()),
-                .required("missingDevices", .array(.object([.required("udid", .text), .required("name", .text), .optional("tester", .text)]))),
+                .required("missingDevices", .array(.ref("MissingDevice"))),
+                .required("pendingDevices", .array(.ref("MissingDevice"), description: "Devices testers registered themselves that no ad hoc profile includes yet.")),
                 .required("unknownDevices", .array(.text)), .required("removedDevices", .array(.text)),
                 .required("certificates", .array(.object([
                     .optional("commonName", .text), .required("subject", .text), .required("serial", .text),

@@ -52,6 +52,8 @@ public enum ArchiveJSON {
         public var unknownDevices: [String]
         /// UDIDs in the profile whose roster device was removed.
         public var removedDevices: [String]
+        /// Devices testers registered themselves that no ad hoc profile includes yet.
+        public var pendingDevices: [MissingDeviceJSON] = []
         /// The profile's certificates.
         public var certificates: [CertificateJSON]
         /// Every finding, most severe first.
@@ -247,6 +249,7 @@ public enum ArchiveJSON {
             profile: profile(stored), daysUntilExpiry: report.daysUntilExpiry,
             missingDevices: report.missingActiveDevices.map { MissingDeviceJSON(udid: $0.identifier.value, name: $0.name, tester: $0.testerName) },
             unknownDevices: report.unknownDevices.map(\.value), removedDevices: report.removedDevices.map(\.identifier.value),
+            pendingDevices: report.pendingDevices.map { MissingDeviceJSON(udid: $0.identifier.value, name: $0.name, tester: $0.testerName) },
             certificates: report.profile.developerCertificates.map(certificate),
             findings: report.findings.map { FindingJSON(severity: $0.severity.rawValue, message: $0.message) }, ok: !report.hasErrors)
     }

@@ -42,6 +42,8 @@ public enum RosterJSON {
         public var added: String
         /// When it was removed (ISO 8601).
         public var removed: String?
+        /// True when the tester registered it from the device and no ad hoc profile includes it yet.
+        public var pending: Bool = false
         /// Whether the current ad hoc profile provisions it (API device lists; absent elsewhere).
         public var inProfile: Bool? = nil
     }
@@ -101,6 +103,6 @@ public enum RosterJSON {
     public static func device(_ device: Device) -> DeviceJSON {
         DeviceJSON(udid: device.identifier.value, name: device.name, family: device.family.rawValue, model: device.model,
                    tester: device.testerName, testerId: device.testerID, status: device.status.rawValue,
-                   added: Timestamp.string(device.addedAt), removed: device.removedAt.map(Timestamp.string))
+                   added: Timestamp.string(device.addedAt), removed: device.removedAt.map(Timestamp.string), pending: device.isPending)
     }
 }

@@ -10,6 +10,8 @@ struct DeviceRow: Sendable, Equatable, MustacheRepresentable {
         case ready
         /// Active but not in the newest release's profile.
         case notInProfile = "not-in-profile"
+        /// Registered from the device itself, and in no ad hoc profile yet.
+        case pending
         /// Active; no release is offered yet, or its profile's device list is unknown.
         case registered
         /// Removed from the roster.
@@ -24,20 +26,21 @@ struct DeviceRow: Sendable, Equatable, MustacheRepresentable {
 
     init(device: Device, newest: Release?, coverage: ProfileCoverage?) {
         name = device.name.isEmpty ? device.family.displayName : device.name
-        model = device.model ?? device.family.displayName
+        model = device.model.map(DeviceModelName.displayName(forModelCode:)) ?? device.family.displayName
         udidSuffix = String(device.identifier.value.suffix(6))
+        let included = newest.flatMap { _ in coverage?.includes(device.identifier) }
         if device.status == .removed {
             status = .removed
             statusText = "Removed"
-        } else if let newest, let included = coverage?.includes(device.identifier) {
-            let build = ReleaseCard.versionLabel(newest)
-            if included {
-                status = .ready
-                statusText = "Ready: installs \(build)"
-            } else {
-                status = .notInProfile
-                statusText = "Not in the profile of \(build): it will install from the next build that includes it"
-            }
+        } else if let newest, included == true {
+            status = .ready
+            statusText = "Ready: installs \(ReleaseCard.versionLabel(newest))"
+        } else if device.isPending {
+            status = .pending
+            statusText = "Pending: registered, waiting for the next build whose profile includes it"
+        } else if let newest, included == false {
+            status = .notInProfile
+            statusText = "Not in the profile of \(ReleaseCard.versionLabel(newest)): it will install from the next build that includes it"
         } else {
             status = .registered
             statusText = "Registered"

@@ -73,7 +73,7 @@ struct ReleaseCard: Sendable, MustacheRepresentable {
         guard !relevant.isEmpty, let coverage,
               relevant.allSatisfy({ coverage.includes($0.identifier) == false }) else { return nil }
         let names = relevant.map { $0.name.isEmpty ? $0.family.displayName : "“\($0.name)”" }
-        let which = relevant.count == 1 ? "Your \(label) \(names[0]) is" : "None of your \(label)s (\(names.joined(separator: ", "))) is"
+        let which = relevant.count == 1 ? "Your \(label) \(names[0]) is" : "Your \(label)s (\(names.joined(separator: ", "))) are"
         return "\(which) not in this build's provisioning profile, so iOS will refuse to install it. It will install from the next build that includes it."
     }
 

@@ -26,6 +26,7 @@ extension BetaWebApplication {
             tester.get(TesterURLs.Pattern.icon, options: loop) { [self] request, _ in try await icon(request) }
             tester.get(TesterURLs.Pattern.qrSVG, options: loop) { [self] request, _ in try await qrCode(request, png: false) }
             tester.get(TesterURLs.Pattern.qrPNG, options: loop) { [self] request, _ in try await qrCode(request, png: true) }
+            addEnrollmentRoutes(to: &tester)
         }
         addAPIRoutes(to: &router)
         addAdminRoutes(to: &router)

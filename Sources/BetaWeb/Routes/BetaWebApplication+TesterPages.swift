@@ -84,9 +84,6 @@ extension BetaWebApplication {
         return .bytes(try manifest.xmlBytes(), contentType: "text/xml; charset=utf-8")
     }
 
-    /// The enrollment page's URL, once device enrollment is served.
-    func enrollURL(_ urls: TesterURLs) -> String? { nil }
-
     /// The 404 and 410 pages.
     func errorPage(_ request: Request, _ error: WebError) async -> Response {
         let snapshot = try? await snapshots.current().snapshot

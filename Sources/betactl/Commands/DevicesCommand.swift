@@ -5,14 +5,20 @@ import BetaWeb
 /// `betactl devices`: slot usage per family and every registered device.
 enum DevicesCommand: BetactlCommand {
     static let spec = CommandSpec(
-        name: "devices", summary: "Show device slot usage per family and list devices.", options: [.json],
-        discussion: "A device added during the membership year takes a slot in its family; removing it does not give the slot back until the year renews.")
+        name: "devices", summary: "Show device slot usage per family and list devices.",
+        options: [.flag("--pending", "List only the devices testers registered from the device itself that no ad hoc profile includes yet."), .json],
+        discussion: "A device added during the membership year takes a slot in its family; removing it does not give the slot back until the year renews. A device registered from the tester's page is pending until an ad hoc profile betactl sees (imported, or in a released build) includes it: upload those with `betactl export-devices --pending`.")
 
     static func run(_ invocation: Invocation) async throws {
         let home = try invocation.openHome()
         let roster = Roster(home: home)
-        let devices = try roster.devices()
+        let pendingOnly = invocation.arguments.flag("--pending")
+        let devices = pendingOnly ? try roster.pendingDevices() : try roster.devices()
         let usage = try roster.usage(now: invocation.now)
+        if pendingOnly, !invocation.arguments.flag("--json") {
+            invocation.console.writeOut(pendingListing(devices, style: invocation.style))
+            return
+        }
         if invocation.arguments.flag("--json") {
             try invocation.printJSON(RosterJSON.devices(devices, usage: usage))
             return
@@ -43,10 +49,32 @@ enum DevicesCommand: BetactlCommand {
         var table = Table(headers: ["UDID", "NAME", "FAMILY", "TESTER", "STATUS", "ADDED"])
         for device in devices {
             // Cells stay unstyled: escape codes would break column widths.
-            let status = device.status == .active ? device.status.rawValue : "removed \(device.removedAt.map { CalendarDate($0).description } ?? "")"
-            table.rows.append([device.identifier.value, device.name, device.family.rawValue, device.testerName ?? "-", status, CalendarDate(device.addedAt).description])
+            table.rows.append([device.identifier.value, device.name, device.family.rawValue, device.testerName ?? "-", statusLabel(device),
+                               CalendarDate(device.addedAt).description])
         }
         invocation.console.writeOut(out + table.render(style: style))
+    }
+
+    /// `active`, `pending` (active, registered by enrolment, in no ad hoc profile yet) or `removed DAY`.
+    static func statusLabel(_ device: Device) -> String {
+        if device.status == .removed { return "removed \(device.removedAt.map { CalendarDate($0).description } ?? "")" }
+        return device.isPending ? "pending" : device.status.rawValue
+    }
+
+    /// `devices --pending`: what to upload to Apple, with the model's marketing name.
+    static func pendingListing(_ devices: [Device], style: Style) -> String {
+        guard !devices.isEmpty else {
+            return "No pending devices: every device testers registered themselves is in an ad hoc profile.\n"
+        }
+        var table = Table(headers: ["UDID", "NAME", "MODEL", "TESTER", "REGISTERED"])
+        for device in devices {
+            table.rows.append([device.identifier.value, device.name,
+                               device.model.map(DeviceModelName.displayName(forModelCode:)) ?? device.family.displayName,
+                               device.testerName ?? "-", CalendarDate(device.addedAt).description])
+        }
+        let count = devices.count == 1 ? "1 device is" : "\(devices.count) devices are"
+        return "\(count) registered here but in no ad hoc profile yet. Upload with `betactl export-devices --pending --output pending.txt`, then regenerate the profile and import it.\n\n"
+            + table.render(style: style)
     }
 
     static func bar(_ usage: FamilyUsage, style: Style) -> String {

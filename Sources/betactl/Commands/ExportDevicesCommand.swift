@@ -8,8 +8,9 @@ enum ExportDevicesCommand: BetactlCommand {
         options: [
             .value("--format", "FORMAT", "tsv (default) or deviceids."),
             .value("--output", "FILE", "Write to FILE instead of standard output."),
+            .flag("--pending", "Only the devices testers registered themselves that no ad hoc profile includes yet."),
         ],
-        discussion: "Upload the file under Certificates, Identifiers & Profiles > Devices > Register Multiple Devices, then regenerate the ad hoc profile.")
+        discussion: "Upload the file under Certificates, Identifiers & Profiles > Devices > Register Multiple Devices, then regenerate the ad hoc profile. Devices registered from a tester's page are named as they were registered: the name the tester gave the device, or the tester's name and the model.")
 
     static func run(_ invocation: Invocation) async throws {
         let formatName = invocation.arguments.value("--format") ?? "tsv"
@@ -17,7 +18,9 @@ enum ExportDevicesCommand: BetactlCommand {
             throw invocation.usageError("--format \(formatName) is not supported; use tsv or deviceids")
         }
         let home = try invocation.openHome()
-        let devices = try Roster(home: home).devices(includeRemoved: false).map { (identifier: $0.identifier, name: $0.name, platform: $0.family.uploadPlatform) }
+        let roster = Roster(home: home)
+        let chosen = invocation.arguments.flag("--pending") ? try roster.pendingDevices() : try roster.devices(includeRemoved: false)
+        let devices = chosen.map { (identifier: $0.identifier, name: $0.name, platform: $0.family.uploadPlatform) }
         let bytes: [UInt8] = switch format {
         case .tsv: Array(DeviceListTSV.write(devices).utf8)
         case .deviceids: Array(try DeviceListPlist.write(devices))

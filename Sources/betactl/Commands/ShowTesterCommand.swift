@@ -30,7 +30,8 @@ enum ShowTesterCommand: BetactlCommand {
         invocation.print("  devices:")
         var table = Table(headers: ["UDID", "NAME", "FAMILY", "STATUS", "ADDED"])
         for device in devices {
-            table.rows.append([device.identifier.value, device.name, device.family.rawValue, device.status.rawValue, CalendarDate(device.addedAt).description])
+            table.rows.append([device.identifier.value, device.name, device.family.rawValue, DevicesCommand.statusLabel(device),
+                               CalendarDate(device.addedAt).description])
         }
         invocation.console.writeOut(table.render(style: style).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n") + "\n")
     }

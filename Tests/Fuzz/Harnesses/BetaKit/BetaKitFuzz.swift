@@ -14,7 +14,7 @@ import AppleFormats
 /// The BetaKit targets by name.
 public enum BetaKitFuzz {
     /// Every target of this module.
-    public static let targets: [String: FuzzTarget] = ["index": symbolIndex, "crash-render": crashRender]
+    public static let targets: [String: FuzzTarget] = ["index": symbolIndex, "crash-render": crashRender, "enrollment-intake": enrollmentIntake]
 
     // One scratch folder per fuzzing process, in memory where the system offers it.
     static let directory: String = {

@@ -1,0 +1,212 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import AppleFormats
+
+/// Device enrolment: a tester's iPhone hands over its UDID itself, through a Profile Service
+/// profile, straight into the roster and the slot ledger.
+///
+/// Each profile served carries a fresh challenge: random, single-use, bound to the tester the
+/// profile was made for, valid for 30 minutes. The device posts a signed reply echoing it; the
+/// reply adds the device to that tester, under the per-family slot rule, only when the challenge
+/// checks out. Every reply, good or bad, is answered with a result kept under a random reference,
+/// which the server turns into the page the device's browser opens.
+///
+/// The reply's CMS signature is not verified: it is made with the device's own certificate, and a
+/// reply signed by anyone else would carry the same data. What ties a reply to a tester is the
+/// challenge, which only the tester's link can obtain.
+public struct DeviceEnrollment: Sendable {
+    /// How long a challenge stays valid.
+    public static let challengeLifetime: TimeInterval = 30 * 60
+    /// The largest reply read; real ones are a few kilobytes.
+    public static let maxReplySize = 64 << 10
+    /// Unused challenges a tester may have outstanding; older ones are dropped beyond this, so a
+    /// link reloaded in a loop cannot grow the table.
+    static let outstandingChallengeLimit = 20
+    /// How long results stay viewable.
+    static let resultLifetime: TimeInterval = 7 * 86_400
+    /// Results kept per tester; older ones go, so a flood of posts to one link cannot grow the table.
+    static let resultsPerTester = 100
+
+    let home: Home
+
+    /// Enrolment on `home`.
+    public init(home: Home) { self.home = home }
+
+    /// Hands out a fresh challenge for `testerID`, to put into the profile served to them.
+    public func issueChallenge(testerID: Int64, now: Date) throws -> String {
+        let challenge = InviteToken.make()
+        let created = Timestamp.string(now)
+        let expires = Timestamp.string(now.addingTimeInterval(Self.challengeLifetime))
+        let staleBefore = Timestamp.string(now.addingTimeInterval(-86_400))
+        try home.store.write { db in
+            try db.query("DELETE FROM enrollment_challenges WHERE expires_at < ?", [.text(staleBefore)])
+            try db.query("DELETE FROM enrollment_results WHERE created_at < ?",
+                         [.text(Timestamp.string(now.addingTimeInterval(-Self.resultLifetime)))])
+            try db.query("""
+                DELETE FROM enrollment_challenges WHERE digest IN (
+                    SELECT digest FROM enrollment_challenges WHERE tester_id = ? AND used_at IS NULL
+                    ORDER BY created_at DESC, digest LIMIT -1 OFFSET ?)
+                """, [.integer(testerID), .integer(Int64(Self.outstandingChallengeLimit - 1))])
+            try db.query("INSERT INTO enrollment_challenges (digest, tester_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                         [.text(InviteToken.digest(challenge)), .integer(testerID), .text(created), .text(expires)])
+        }
+        return challenge
+    }
+
+    /// Handles a device's reply posted for `testerID`: `body` as received, `bodyTooLarge` when the
+    /// server cut it off at its limit. Never throws for anything the device sent: every bad reply
+    /// becomes a result saying what was wrong, and adds nothing. Throws only when the database fails.
+    public func receive(_ body: [UInt8], bodyTooLarge: Bool = false, testerID: Int64, now: Date) throws -> EnrollmentResult {
+        var result = EnrollmentResult(reference: InviteToken.make(), testerID: testerID, outcome: .unreadable, udid: nil, deviceName: nil,
+                                      model: nil, family: nil, reusedSlot: false, slots: nil, renews: nil, detail: nil,
+                                      createdAt: Timestamp.date(Timestamp.string(now)) ?? now)
+        let reply: DeviceEnrollmentReply
+        if bodyTooLarge || body.count > Self.maxReplySize {
+            result.outcome = .tooLarge
+            result.detail = Self.cleaned("the reply is larger than the \(Self.maxReplySize) bytes a device sends")
+            return try record(result)
+        }
+        do {
+            reply = try DeviceEnrollmentReply(bytes: body)
+        } catch {
+            result.detail = Self.cleaned(error.description)
+            return try record(result)
+        }
+        result.udid = reply.udid
+        result.model = reply.product
+        guard let product = reply.product, let family = DeviceFamily(modelCode: product) else {
+            result.detail = Self.cleaned(reply.product.map { "the reply's model code \($0) is not one betactl knows" }
+                ?? "the reply does not say which model the device is (no PRODUCT)")
+            return try record(result)
+        }
+        result.family = family
+        guard let challenge = reply.challenge, InviteToken.isPlausible(challenge) else {
+            result.outcome = .unknownChallenge
+            return try record(result)
+        }
+        let settings = home.settings
+        return try home.store.write { db in
+            result.outcome = try Self.checkChallenge(challenge, testerID: testerID, now: now, db: db)
+            if result.outcome == .registered {
+                try db.query("UPDATE enrollment_challenges SET used_at = ? WHERE digest = ?",
+                             [.text(Timestamp.string(now)), .text(InviteToken.digest(challenge))])
+                try Self.register(reply, family: family, testerID: testerID, settings: settings, now: now, into: &result, db: db)
+            }
+            try Self.insert(result, db: db)
+            return result
+        }
+    }
+
+    /// Whether the challenge lets the reply through (`.registered`), or why not.
+    static func checkChallenge(_ challenge: String, testerID: Int64, now: Date, db: SQLiteConnection) throws -> EnrollmentResult.Outcome {
+        guard let row = try db.queryOne("SELECT tester_id, expires_at, used_at FROM enrollment_challenges WHERE digest = ?",
+                                        [.text(InviteToken.digest(challenge))]) else { return .unknownChallenge }
+        // Another tester's challenge is refused without using it up: it may still be theirs to use.
+        guard row.int(0) == testerID else { return .wrongTester }
+        if row.string(2) != nil { return .challengeUsed }
+        guard let expires = row.string(1).flatMap(Timestamp.date), now < expires else { return .expired }
+        return .registered
+    }
+
+    /// Adds the device to the tester (the challenge has checked out), filling in `result`.
+    static func register(_ reply: DeviceEnrollmentReply, family: DeviceFamily, testerID: Int64, settings: HomeSettings, now: Date,
+                         into result: inout EnrollmentResult, db: SQLiteConnection) throws {
+        let owner: Tester
+        do { owner = try Roster.resolveTester(String(testerID), db: db) } catch is RosterError {
+            // The tester was removed since the profile was served: their link no longer counts.
+            result.outcome = .expired
+            return
+        }
+        let model = reply.product.map(DeviceModelName.displayName(forModelCode:)) ?? family.displayName
+        let reportedName = reply.deviceName?.trimmed ?? ""
+        let name = reportedName.isEmpty ? "\(owner.name) \(model)" : reportedName
+        if let existing = try db.queryOne(Roster.deviceSelect + " WHERE d.udid = ?", [.text(reply.udid.value)]).flatMap(Roster.device(from:)),
+           existing.status == .active {
+            result.deviceName = existing.name
+            if existing.testerID == owner.id {
+                result.outcome = .alreadyRegistered
+            } else if existing.testerID == nil {
+                // In the roster without a tester (imported from Apple's list): the device is the tester's.
+                try db.query("UPDATE devices SET tester_id = ?, model = COALESCE(model, ?) WHERE udid = ?",
+                             [.integer(owner.id), .optional(reply.product), .text(reply.udid.value)])
+                result.outcome = .alreadyRegistered
+            } else {
+                result.outcome = .registeredToSomeoneElse
+            }
+            return
+        }
+        do {
+            result.reusedSlot = try Roster.insertDevice(NewDevice(identifier: reply.udid, name: name, family: family, model: reply.product),
+                                                        owner: owner, settings: settings, now: now, db: db)
+        } catch let RosterError.limitReached(_, _, used, limit, _, renews) {
+            result.outcome = .familyFull
+            result.deviceName = name
+            result.slots = (used, limit)
+            result.renews = renews
+            return
+        }
+        result.deviceName = name
+        try db.query("""
+            INSERT INTO enrolled_devices (udid, tester_id, product, os_build, serial, imei, device_name, enrolled_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (udid) DO UPDATE SET tester_id = excluded.tester_id, product = excluded.product, os_build = excluded.os_build,
+                serial = excluded.serial, imei = excluded.imei, device_name = excluded.device_name, enrolled_at = excluded.enrolled_at
+            """, [.text(reply.udid.value), .integer(owner.id), .optional(reply.product), .optional(reply.version), .optional(reply.serial),
+                  .optional(reply.imei), .optional(reply.deviceName), .text(Timestamp.string(now))])
+    }
+
+    /// A reason as kept and shown: at most 300 characters, control characters (which a forged reply
+    /// can put in a quoted value, and at which SQLite text would end) replaced by "?".
+    static func cleaned(_ detail: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in detail.unicodeScalars.prefix(300) {
+            scalars.append(scalar.value < 0x20 || scalar.value == 0x7F ? "?" : scalar)
+        }
+        return String(scalars)
+    }
+
+    /// Stores a result reached without touching the roster.
+    private func record(_ result: EnrollmentResult) throws -> EnrollmentResult {
+        try home.store.write { db in try Self.insert(result, db: db) }
+        return result
+    }
+
+    static func insert(_ result: EnrollmentResult, db: SQLiteConnection) throws {
+        try db.query("""
+            INSERT INTO enrollment_results (reference, tester_id, outcome, udid, device_name, model, family, reused_slot, slots_used,
+                slots_limit, renews, detail, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(result.reference), .integer(result.testerID), .text(result.outcome.rawValue), .optional(result.udid?.value),
+                  .optional(result.deviceName), .optional(result.model), .optional(result.family?.rawValue),
+                  .integer(result.reusedSlot ? 1 : 0), .optional(result.slots.map { Int64($0.used) }),
+                  .optional(result.slots.map { Int64($0.limit) }), .optional(result.renews?.description),
+                  .optional(result.detail), .text(Timestamp.string(result.createdAt))])
+        try db.query("""
+            DELETE FROM enrollment_results WHERE reference IN (
+                SELECT reference FROM enrollment_results WHERE tester_id = ? ORDER BY created_at DESC, reference LIMIT -1 OFFSET ?)
+                AND reference != ?
+            """, [.integer(result.testerID), .integer(Int64(resultsPerTester)), .text(result.reference)])
+    }
+
+    /// The result under `reference`, if it belongs to `testerID` and is still kept.
+    public func result(reference: String, testerID: Int64) throws -> EnrollmentResult? {
+        guard InviteToken.isPlausible(reference) else { return nil }
+        return try home.store.read { db in
+            guard let row = try db.queryOne("""
+                SELECT reference, tester_id, outcome, udid, device_name, model, family, reused_slot, slots_used, slots_limit, renews,
+                    detail, created_at
+                FROM enrollment_results WHERE reference = ? AND tester_id = ?
+                """, [.text(reference), .integer(testerID)]),
+                let outcome = row.string(2).flatMap(EnrollmentResult.Outcome.init(rawValue:)) else { return nil }
+            let slots = row.int(8).flatMap { used in row.int(9).map { (Int(used), Int($0)) } }
+            return EnrollmentResult(reference: reference, testerID: testerID, outcome: outcome,
+                                    udid: row.string(3).flatMap { try? DeviceIdentifier($0) }, deviceName: row.string(4),
+                                    model: row.string(5), family: row.string(6).flatMap(DeviceFamily.init(rawValue:)),
+                                    reusedSlot: row.int(7) == 1, slots: slots, renews: row.string(10).flatMap(CalendarDate.init(iso:)),
+                                    detail: row.string(11), createdAt: row.string(12).flatMap(Timestamp.date) ?? .distantPast)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import AppleFormats
+import BetaKit
+import Mustache
+
+/// The page Safari opens by itself after the device answered: what the reply led to.
+struct EnrollResultPage: Sendable, MustacheRepresentable {
+    var chrome: PageChrome
+    var outcome: String
+    var succeeded: Bool
+    var heading: String
+    var message: String
+    var detail: String?
+    var testerPageURL: String
+    /// Where to start again, for outcomes that call for it.
+    var startAgainURL: String?
+
+    init(chrome: PageChrome, result: EnrollmentResult, testerName: String, testerPageURL: String, enrollURL: String) {
+        self.chrome = chrome
+        self.testerPageURL = testerPageURL
+        outcome = result.outcome.rawValue
+        succeeded = result.outcome.isRegistered
+        detail = nil
+        startAgainURL = enrollURL
+        let model = result.model.map(DeviceModelName.displayName(forModelCode:)) ?? result.family?.displayName ?? "device"
+        let device = result.deviceName.map { "“\($0)” (\(model))" } ?? "This \(model)"
+        switch result.outcome {
+        case .registered:
+            heading = "Device registered"
+            message = "\(device) is now registered for \(testerName). It will install from the next build whose profile includes it; until then your page shows it as pending."
+            startAgainURL = nil
+        case .alreadyRegistered:
+            heading = "Already registered"
+            message = "\(device) was already registered for \(testerName), so nothing changed. It installs every build whose profile includes it."
+            startAgainURL = nil
+        case .registeredToSomeoneElse:
+            heading = "Registered to someone else"
+            message = "This device is already registered to another tester, so it was not added to your devices. Ask the person who sent you the link to move it to you."
+            startAgainURL = nil
+        case .familyFull:
+            let family = result.family ?? .iphone
+            let renews = result.renews.map(\.description) ?? "the renewal of the membership"
+            let limit = result.slots?.limit ?? Roster.limitPerFamily
+            heading = "No room for this \(family.displayName)"
+            message = "Apple allows \(limit) \(family.pluralName) per membership year, and all \(limit) of this year's are used until \(renews). The device was not registered; tell the person who sent you the link. Slots come back when the membership renews on \(renews)."
+            startAgainURL = nil
+        case .expired:
+            heading = "The link expired"
+            message = "The registration profile works for 30 minutes and this one ran out. Start again: tap Register this device once more and install the new profile."
+        case .challengeUsed:
+            heading = "This profile was already used"
+            message = "Each registration profile works once. If your device is listed on your page it is registered; otherwise start again."
+        case .wrongTester:
+            heading = "This profile was made for someone else"
+            message = "The registration profile came from another tester's link, so the device was not added. Start again from your own page."
+        case .unknownChallenge:
+            heading = "Not a registration from this page"
+            message = "The device's answer did not carry a registration code from this server. Start again: tap Register this device and install the profile it downloads."
+        case .unreadable:
+            heading = "The device's answer could not be read"
+            message = "Nothing was registered. Start again; if it keeps failing, tell the person who sent you the link."
+            detail = result.detail
+        case .tooLarge:
+            heading = "The device's answer was too large"
+            message = "It was larger than any device sends, so it was not read and nothing was registered. Start again."
+        }
+    }
+
+    /// The page for a reply the server could not record (a database failure): nothing to look up.
+    init(serverErrorChrome chrome: PageChrome, testerPageURL: String, enrollURL: String) {
+        self.chrome = chrome
+        outcome = "server-error"
+        succeeded = false
+        heading = "Something went wrong"
+        message = "The server could not record this registration. Try again in a moment; if it keeps failing, tell the person who sent you the link."
+        detail = nil
+        self.testerPageURL = testerPageURL
+        startAgainURL = enrollURL
+    }
+
+    var mustacheValue: MustacheValue {
+        ["page": chrome.mustacheValue, "outcome": .string(outcome), "succeeded": .bool(succeeded), "heading": .string(heading),
+         "message": .string(message), "detail": detail.map(MustacheValue.string) ?? .null, "testerPageURL": .string(testerPageURL),
+         "startAgainURL": startAgainURL.map(MustacheValue.string) ?? .null]
+    }
+}

@@ -1,0 +1,239 @@
+#ifndef BETACTL_CRYPTO_SHIM_H
+#define BETACTL_CRYPTO_SHIM_H
+/*
+ * The few entry points of the system's libcrypto (OpenSSL 3 or 1.1) that CMS signing needs,
+ * loaded with dlopen on first use rather than linked.
+ *
+ * Signing is optional: a program that never signs must start, and run, on a machine without
+ * libcrypto, and must not pay for loading it. So no OpenSSL header is needed to build either:
+ * the types are opaque here and the prototypes are the documented, stable ones of OpenSSL's
+ * public API. Swift calls the bk_crypto_* wrappers; bk_crypto_load_error() says why the library
+ * could not be used (then no other wrapper may be called). bk_crypto_use_library() picks another
+ * file, for tests and unusual installs, and must come before any other call.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct bk_crypto_bio bk_crypto_bio;               /* BIO */
+typedef struct bk_crypto_bio_method bk_crypto_bio_method; /* BIO_METHOD */
+typedef struct bk_crypto_x509 bk_crypto_x509;             /* X509 */
+typedef struct bk_crypto_pkey bk_crypto_pkey;             /* EVP_PKEY */
+typedef struct bk_crypto_cipher bk_crypto_cipher;         /* EVP_CIPHER */
+typedef struct bk_crypto_stack bk_crypto_stack;           /* OPENSSL_STACK, here always STACK_OF(X509) */
+typedef struct bk_crypto_cms bk_crypto_cms;               /* CMS_ContentInfo */
+typedef struct bk_crypto_pkcs12 bk_crypto_pkcs12;         /* PKCS12 */
+typedef struct bk_crypto_provider bk_crypto_provider;     /* OSSL_PROVIDER (OpenSSL 3) */
+typedef struct bk_crypto_libctx bk_crypto_libctx;         /* OSSL_LIB_CTX (OpenSSL 3) */
+typedef int (*bk_crypto_password_cb)(char *buffer, int size, int writing, void *context);
+
+/* CMS_sign flags (cms.h). */
+#define BK_CMS_BINARY 0x80
+#define BK_CMS_NOSMIMECAP 0x200
+/* BIO_ctrl command behind BIO_get_mem_data (bio.h). */
+#define BK_BIO_CTRL_INFO 3
+
+typedef struct {
+    const bk_crypto_bio_method *(*BIO_s_mem)(void);
+    bk_crypto_bio *(*BIO_new)(const bk_crypto_bio_method *);
+    long (*BIO_ctrl)(bk_crypto_bio *, int, long, void *);
+    int (*BIO_write)(bk_crypto_bio *, const void *, int);
+    int (*BIO_free)(bk_crypto_bio *);
+    bk_crypto_x509 *(*PEM_read_bio_X509)(bk_crypto_bio *, bk_crypto_x509 **, bk_crypto_password_cb, void *);
+    bk_crypto_x509 *(*d2i_X509_bio)(bk_crypto_bio *, bk_crypto_x509 **);
+    int (*i2d_X509_bio)(bk_crypto_bio *, const bk_crypto_x509 *);
+    int (*PEM_write_bio_X509)(bk_crypto_bio *, const bk_crypto_x509 *);
+    void (*X509_free)(bk_crypto_x509 *);
+    int (*X509_check_private_key)(const bk_crypto_x509 *, const bk_crypto_pkey *);
+    bk_crypto_pkey *(*PEM_read_bio_PrivateKey)(bk_crypto_bio *, bk_crypto_pkey **, bk_crypto_password_cb, void *);
+    int (*PEM_write_bio_PrivateKey)(bk_crypto_bio *, const bk_crypto_pkey *, const bk_crypto_cipher *, const unsigned char *, int,
+                                    bk_crypto_password_cb, void *);
+    void (*EVP_PKEY_free)(bk_crypto_pkey *);
+    bk_crypto_pkcs12 *(*d2i_PKCS12_bio)(bk_crypto_bio *, bk_crypto_pkcs12 **);
+    int (*PKCS12_parse)(bk_crypto_pkcs12 *, const char *, bk_crypto_pkey **, bk_crypto_x509 **, bk_crypto_stack **);
+    void (*PKCS12_free)(bk_crypto_pkcs12 *);
+    bk_crypto_stack *(*OPENSSL_sk_new_null)(void);
+    int (*OPENSSL_sk_push)(bk_crypto_stack *, const void *);
+    int (*OPENSSL_sk_num)(const bk_crypto_stack *);
+    void *(*OPENSSL_sk_value)(const bk_crypto_stack *, int);
+    void (*OPENSSL_sk_free)(bk_crypto_stack *);
+    bk_crypto_cms *(*CMS_sign)(bk_crypto_x509 *, bk_crypto_pkey *, bk_crypto_stack *, bk_crypto_bio *, unsigned int);
+    int (*i2d_CMS_bio)(bk_crypto_bio *, bk_crypto_cms *);
+    void (*CMS_ContentInfo_free)(bk_crypto_cms *);
+    unsigned long (*ERR_get_error)(void);
+    void (*ERR_error_string_n)(unsigned long, char *, size_t);
+    void (*ERR_clear_error)(void);
+    /* OpenSSL 3 only, may be NULL: loads the legacy provider for old .p12 encryption (RC2, 3DES). */
+    bk_crypto_provider *(*OSSL_PROVIDER_try_load)(bk_crypto_libctx *, const char *, int);
+} bk_crypto_api;
+
+typedef struct {
+    bk_crypto_api api;
+    const char *failure;
+    char failure_text[512]; /* dlerror()'s text is reused by the next call: keep a copy */
+    char preferred[1024];
+    pthread_once_t once;
+} bk_crypto_loader;
+
+/* Function-local, because Swift does not emit a header's file-scope statics. */
+static inline bk_crypto_loader *bk_crypto_loader_state(void) {
+    static bk_crypto_loader state = { .once = PTHREAD_ONCE_INIT };
+    return &state;
+}
+
+/* Loads `path` instead of the system's libcrypto; only before the first other bk_crypto_ call. */
+static inline void bk_crypto_use_library(const char *path) {
+    bk_crypto_loader *state = bk_crypto_loader_state();
+    snprintf(state->preferred, sizeof state->preferred, "%s", path != NULL ? path : "");
+}
+
+static inline void bk_crypto_load(void) {
+    bk_crypto_loader *state = bk_crypto_loader_state();
+    bk_crypto_api *table = &state->api;
+    void *library = NULL;
+    if (state->preferred[0] != '\0') {
+        library = dlopen(state->preferred, RTLD_NOW | RTLD_LOCAL);
+    } else {
+#if defined(__APPLE__)
+        /* macOS's own /usr/lib/libcrypto.dylib aborts processes that load it: only Homebrew's. */
+        static const char *const candidates[] = { "/opt/homebrew/opt/openssl@3/lib/libcrypto.3.dylib",
+                                                  "/usr/local/opt/openssl@3/lib/libcrypto.3.dylib",
+                                                  "/opt/local/lib/libcrypto.3.dylib", NULL };
+#else
+        static const char *const candidates[] = { "libcrypto.so.3", "libcrypto.so.1.1", NULL };
+#endif
+        for (int index = 0; candidates[index] != NULL && library == NULL; index++) {
+            library = dlopen(candidates[index], RTLD_NOW | RTLD_LOCAL);
+        }
+    }
+    if (library == NULL) {
+        const char *reason = dlerror();
+        snprintf(state->failure_text, sizeof state->failure_text, "%s",
+                 reason != NULL ? reason : "the libcrypto library could not be loaded");
+        state->failure = state->failure_text;
+        return;
+    }
+#define BK_CRYPTO_RESOLVE(name)                                                                   \
+    table->name = (__typeof__(table->name))dlsym(library, #name);                                 \
+    if (table->name == NULL) {                                                                    \
+        state->failure = #name " is missing from libcrypto; OpenSSL 1.1 or later is needed";      \
+        return;                                                                                   \
+    }
+    BK_CRYPTO_RESOLVE(BIO_s_mem) BK_CRYPTO_RESOLVE(BIO_new)
+    BK_CRYPTO_RESOLVE(BIO_ctrl) BK_CRYPTO_RESOLVE(BIO_write) BK_CRYPTO_RESOLVE(BIO_free) BK_CRYPTO_RESOLVE(PEM_read_bio_X509)
+    BK_CRYPTO_RESOLVE(d2i_X509_bio) BK_CRYPTO_RESOLVE(i2d_X509_bio) BK_CRYPTO_RESOLVE(PEM_write_bio_X509)
+    BK_CRYPTO_RESOLVE(X509_free) BK_CRYPTO_RESOLVE(X509_check_private_key) BK_CRYPTO_RESOLVE(PEM_read_bio_PrivateKey)
+    BK_CRYPTO_RESOLVE(PEM_write_bio_PrivateKey) BK_CRYPTO_RESOLVE(EVP_PKEY_free) BK_CRYPTO_RESOLVE(d2i_PKCS12_bio)
+    BK_CRYPTO_RESOLVE(PKCS12_parse) BK_CRYPTO_RESOLVE(PKCS12_free) BK_CRYPTO_RESOLVE(OPENSSL_sk_new_null)
+    BK_CRYPTO_RESOLVE(OPENSSL_sk_push) BK_CRYPTO_RESOLVE(OPENSSL_sk_num) BK_CRYPTO_RESOLVE(OPENSSL_sk_value)
+    BK_CRYPTO_RESOLVE(OPENSSL_sk_free) BK_CRYPTO_RESOLVE(CMS_sign) BK_CRYPTO_RESOLVE(i2d_CMS_bio)
+    BK_CRYPTO_RESOLVE(CMS_ContentInfo_free) BK_CRYPTO_RESOLVE(ERR_get_error) BK_CRYPTO_RESOLVE(ERR_error_string_n)
+    BK_CRYPTO_RESOLVE(ERR_clear_error)
+#undef BK_CRYPTO_RESOLVE
+    table->OSSL_PROVIDER_try_load = (__typeof__(table->OSSL_PROVIDER_try_load))dlsym(library, "OSSL_PROVIDER_try_load");
+}
+
+/* The entry points; every wrapper makes sure they are loaded. */
+static inline const bk_crypto_api *bk_crypto(void) {
+    bk_crypto_loader *state = bk_crypto_loader_state();
+    pthread_once(&state->once, bk_crypto_load);
+    return &state->api;
+}
+
+/* Why libcrypto cannot be used, or NULL when it loaded. */
+static inline const char *bk_crypto_load_error(void) {
+    bk_crypto_loader *state = bk_crypto_loader_state();
+    pthread_once(&state->once, bk_crypto_load);
+    return state->failure;
+}
+
+/* A passphrase callback that never prompts: it hands over the NUL-terminated `context`, or
+   refuses when there is none (OpenSSL's default callback would read the terminal). */
+static inline int bk_crypto_passphrase(char *buffer, int size, int writing, void *context) {
+    (void)writing;
+    if (context == NULL || size <= 0) return -1;
+    size_t length = strlen((const char *)context);
+    if (length > (size_t)size) return -1;
+    memcpy(buffer, context, length);
+    return (int)length;
+}
+
+/* A memory BIO holding its own copy of `bytes` (NULL when out of memory). */
+static inline bk_crypto_bio *bk_crypto_bio_with(const void *bytes, int length) {
+    bk_crypto_bio *bio = bk_crypto()->BIO_new(bk_crypto()->BIO_s_mem());
+    if (bio == NULL) return NULL;
+    if (length > 0 && bk_crypto()->BIO_write(bio, bytes, length) != length) {
+        bk_crypto()->BIO_free(bio);
+        return NULL;
+    }
+    return bio;
+}
+static inline bk_crypto_bio *bk_crypto_bio_memory(void) { return bk_crypto()->BIO_new(bk_crypto()->BIO_s_mem()); }
+/* The bytes written to a memory BIO so far (valid until the BIO is written to or freed). */
+static inline long bk_crypto_bio_contents(bk_crypto_bio *bio, const unsigned char **bytes) {
+    return bk_crypto()->BIO_ctrl(bio, BK_BIO_CTRL_INFO, 0, (void *)bytes);
+}
+static inline void bk_crypto_bio_free(bk_crypto_bio *bio) { bk_crypto()->BIO_free(bio); }
+static inline bk_crypto_x509 *bk_crypto_read_pem_certificate(bk_crypto_bio *bio) {
+    return bk_crypto()->PEM_read_bio_X509(bio, NULL, bk_crypto_passphrase, NULL);
+}
+static inline bk_crypto_x509 *bk_crypto_read_der_certificate(bk_crypto_bio *bio) { return bk_crypto()->d2i_X509_bio(bio, NULL); }
+static inline int bk_crypto_write_der_certificate(bk_crypto_bio *bio, const bk_crypto_x509 *certificate) {
+    return bk_crypto()->i2d_X509_bio(bio, certificate);
+}
+static inline int bk_crypto_write_pem_certificate(bk_crypto_bio *bio, const bk_crypto_x509 *certificate) {
+    return bk_crypto()->PEM_write_bio_X509(bio, certificate);
+}
+static inline void bk_crypto_certificate_free(bk_crypto_x509 *certificate) { bk_crypto()->X509_free(certificate); }
+static inline int bk_crypto_key_matches(const bk_crypto_x509 *certificate, const bk_crypto_pkey *key) {
+    return bk_crypto()->X509_check_private_key(certificate, key);
+}
+/* Reads a PEM private key, decrypting it with `passphrase` (NULL: only an unencrypted key). */
+static inline bk_crypto_pkey *bk_crypto_read_pem_key(bk_crypto_bio *bio, const char *passphrase) {
+    return bk_crypto()->PEM_read_bio_PrivateKey(bio, NULL, bk_crypto_passphrase, (void *)passphrase);
+}
+/* Writes the key unencrypted, as PKCS #8 PEM. */
+static inline int bk_crypto_write_pem_key(bk_crypto_bio *bio, const bk_crypto_pkey *key) {
+    return bk_crypto()->PEM_write_bio_PrivateKey(bio, key, NULL, NULL, 0, NULL, NULL);
+}
+static inline void bk_crypto_key_free(bk_crypto_pkey *key) { bk_crypto()->EVP_PKEY_free(key); }
+static inline bk_crypto_pkcs12 *bk_crypto_read_pkcs12(bk_crypto_bio *bio) { return bk_crypto()->d2i_PKCS12_bio(bio, NULL); }
+static inline int bk_crypto_parse_pkcs12(bk_crypto_pkcs12 *pkcs12, const char *password, bk_crypto_pkey **key,
+                                         bk_crypto_x509 **certificate, bk_crypto_stack **chain) {
+    return bk_crypto()->PKCS12_parse(pkcs12, password, key, certificate, chain);
+}
+static inline void bk_crypto_pkcs12_free(bk_crypto_pkcs12 *pkcs12) { bk_crypto()->PKCS12_free(pkcs12); }
+/* Makes the legacy algorithms of old .p12 files available (OpenSSL 3); 1 when it could. */
+static inline int bk_crypto_load_legacy_provider(void) {
+    const bk_crypto_api *api = bk_crypto();
+    if (api->OSSL_PROVIDER_try_load == NULL) return 0;
+    return api->OSSL_PROVIDER_try_load(NULL, "legacy", 1) != NULL;
+}
+static inline bk_crypto_stack *bk_crypto_stack_new(void) { return bk_crypto()->OPENSSL_sk_new_null(); }
+static inline int bk_crypto_stack_push(bk_crypto_stack *stack, const bk_crypto_x509 *certificate) {
+    return bk_crypto()->OPENSSL_sk_push(stack, certificate);
+}
+static inline int bk_crypto_stack_count(const bk_crypto_stack *stack) { return bk_crypto()->OPENSSL_sk_num(stack); }
+static inline bk_crypto_x509 *bk_crypto_stack_certificate(const bk_crypto_stack *stack, int index) {
+    return (bk_crypto_x509 *)bk_crypto()->OPENSSL_sk_value(stack, index);
+}
+/* Frees the stack only; its certificates are the caller's. */
+static inline void bk_crypto_stack_free(bk_crypto_stack *stack) { bk_crypto()->OPENSSL_sk_free(stack); }
+/* CMS SignedData over `content` with the content attached, as `openssl cms -sign -nodetach -binary`. */
+static inline bk_crypto_cms *bk_crypto_cms_sign(bk_crypto_x509 *certificate, bk_crypto_pkey *key, bk_crypto_stack *chain,
+                                                bk_crypto_bio *content) {
+    return bk_crypto()->CMS_sign(certificate, key, chain, content, BK_CMS_BINARY | BK_CMS_NOSMIMECAP);
+}
+static inline int bk_crypto_cms_write_der(bk_crypto_bio *bio, bk_crypto_cms *cms) { return bk_crypto()->i2d_CMS_bio(bio, cms); }
+static inline void bk_crypto_cms_free(bk_crypto_cms *cms) { bk_crypto()->CMS_ContentInfo_free(cms); }
+/* The oldest error on this thread's queue as text, or 0 when there is none; the queue is then emptied. */
+static inline unsigned long bk_crypto_take_error(char *buffer, size_t size) {
+    unsigned long code = bk_crypto()->ERR_get_error();
+    if (code != 0 && size > 0) bk_crypto()->ERR_error_string_n(code, buffer, size);
+    bk_crypto()->ERR_clear_error();
+    return code;
+}
+
+#endif

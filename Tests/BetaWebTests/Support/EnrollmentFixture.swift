@@ -1,0 +1,72 @@
+import AppleFormats
+import Foundation
+import Testing
+import TestSupport
+
+/// A home with two testers (Ann Lee, Bo Chen), a membership renewing on 2027-03-01 and the brand
+/// "Acme Beta", served by `betactl serve`, and a device that signs its replies as an iPhone does.
+final class EnrollmentFixture: @unchecked Sendable {
+    let directory: TemporaryDirectory
+    let cli: Betactl
+    let annToken: String
+    let boToken: String
+    let device: (certificate: String, key: String)
+
+    init(environment: [String: String] = [:], publicURL: String? = nil) async throws {
+        directory = try TemporaryDirectory("enroll")
+        cli = Betactl(home: directory.child("home"), extraEnvironment: environment)
+        try cli.ok(["init", "--team-id", "ABCDE12345", "--membership-renewal", "2027-03-01", "--brand-name", "Acme Beta"]
+            + (publicURL.map { ["--public-url", $0] } ?? []))
+        annToken = try WebFixture.token(cli.ok(["add-tester", "Ann Lee", "--email", "ann@example.com", "--json"]))
+        boToken = try WebFixture.token(cli.ok(["add-tester", "Bo Chen", "--email", "bo@example.com", "--json"]))
+        device = try await OpenSSLTool.makeDeviceIdentity(in: directory)
+    }
+
+    /// `betactl serve` on a free port, with `environment` added for this run only.
+    func serve(environment: [String: String] = [:], _ arguments: [String] = []) throws -> ServeProcess {
+        var runner = cli
+        for (key, value) in environment { runner.extraEnvironment[key] = value }
+        return try ServeProcess(runner, ["serve", "--listen", "127.0.0.1:0"] + arguments)
+    }
+
+    /// Downloads the enrolment profile as Safari would and returns its bytes and challenge.
+    func profile(_ server: ServeProcess, token: String) async throws -> (response: CurlResponse, challenge: String) {
+        let response = try await curl("\(server.base)/t/\(token)/enroll.mobileconfig", ["-A", WebFixture.iPhone])
+        #expect(response.status == 200)
+        let file = try MobileConfig(bytes: Array(response.body))
+        return (response, try #require(file.profile.profileService?.challenge))
+    }
+
+    /// A reply signed with `openssl cms -sign -nodetach -outform DER`, shaped like a real one.
+    func reply(udid: String = "00008120-001A2B3C4D5E6F70", product: String? = "iPhone15,2", deviceName: String? = "Ann's iPhone",
+               challenge: String?) async throws -> [UInt8] {
+        let plist = OpenSSLTool.deviceReplyPlist(udid: udid, product: product, deviceName: deviceName, challenge: challenge)
+        return try await OpenSSLTool.signDER(plist, certificate: device.certificate, key: device.key, in: directory)
+    }
+
+    /// POSTs `body` as iOS posts a reply, with Python's urllib (redirects not followed).
+    func post(_ server: ServeProcess, token: String, _ body: [UInt8]) async throws -> (status: Int, location: String) {
+        let file = try directory.write("reply-\(UUID().uuidString.prefix(8)).der", body)
+        let answer = try await runClient("enroll_device.py", ["post", "\(server.base)/t/\(token)/enroll", file])
+        return (answer["status"] as? Int ?? 0, answer["location"] as? String ?? "")
+    }
+
+    /// Posts `body` and opens the result page it is sent to; returns the page's outcome class and text.
+    func outcome(_ server: ServeProcess, token: String, _ body: [UInt8],
+                 sourceLocation: SourceLocation = #_sourceLocation) async throws -> (outcome: String, page: String) {
+        let (status, location) = try await post(server, token: token, body)
+        #expect(status == 301, "every reply is answered 301", sourceLocation: sourceLocation)
+        #expect(location.hasPrefix("\(server.base)/t/\(token)/enroll/done/"), "\(location)", sourceLocation: sourceLocation)
+        #expect(!location.uppercased().contains("00008120"), "the UDID never appears in a URL", sourceLocation: sourceLocation)
+        let page = try await curl(location, ["-A", WebFixture.iPhone])
+        #expect(page.status == 200, sourceLocation: sourceLocation)
+        let outcome = page.text.components(separatedBy: "outcome-").dropFirst().first?.prefix { $0 != "\"" && $0 != " " } ?? ""
+        return (String(outcome), page.text)
+    }
+
+    /// The devices as `devices --json` lists them.
+    func devices() throws -> [[String: Any]] {
+        let json = try JSONSerialization.jsonObject(with: Data(try cli.ok(["devices", "--json"]).utf8)) as? [String: Any]
+        return json?["devices"] as? [[String: Any]] ?? []
+    }
+}
