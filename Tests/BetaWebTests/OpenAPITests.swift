@@ -45,6 +45,7 @@ import TestSupport
             ("POST /testers/{id}/link", "/testers/2/link", []),
             ("DELETE /testers/{id}", "/testers/3", []),
             ("GET /devices", "/devices", []),
+            ("GET /devices/pending", "/devices/pending", []),
             ("POST /devices", "/devices", ["-H", "Content-Type: application/json", "--data-binary",
                                            #"{"tester": 1, "udid": "00008120-0000000000000F06", "model": "iPad14,3"}"#]),
             ("GET /devices/export", "/devices/export?format=tsv", []),

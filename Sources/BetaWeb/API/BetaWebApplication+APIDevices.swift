@@ -48,7 +48,7 @@ struct AddDeviceBody: APIRequestBody {
 }
 
 extension BetaWebApplication {
-    /// Devices: list with slot usage, add, show, remove, export in Apple's formats.
+    /// Devices: list with slot usage, the pending ones, add, show, remove, export in Apple's formats.
     var deviceOperations: [APIOperation] {
         [
             APIOperation(method: .get, path: "/devices", scope: .read, operationID: "listDevices", tag: "Devices",
@@ -56,14 +56,14 @@ extension BetaWebApplication {
                          parameters: APIOperation.pagingParameters,
                          outcomes: [.init(status: 200, description: "A page of devices with the usage of every family.", schema: .ref("DeviceList"))]) { [self] call in
                 let state = try await deviceState()
-                let sorted = state.devices.sorted { DeviceState.key($0) < DeviceState.key($1) }
-                let page = try Page(sorted, request: call.request, key: DeviceState.key)
-                let base = RosterJSON.devices(page.items, usage: state.usage)
-                var response = try Response.api(AdminJSON.DeviceListJSON(
-                    devices: page.items.map(state.json), usage: base.usage, membershipYear: base.membershipYear,
-                    profile: state.profile.map(ArchiveJSON.profile), nextCursor: page.nextCursor))
-                if let link = page.linkHeader(call.request) { response.headers.set("Link", link) }
-                return response
+                return try devicePage(state.devices, state: state, request: call.request)
+            },
+            APIOperation(method: .get, path: "/devices/pending", scope: .read, operationID: "listPendingDevices", tag: "Devices",
+                         summary: "The devices testers registered from the device itself that no ad hoc profile betactl has seen includes yet (what `betactl devices --pending` lists): register them with Apple (`/devices/export?devices=pending`), regenerate the profile and import it.",
+                         parameters: APIOperation.pagingParameters,
+                         outcomes: [.init(status: 200, description: "A page of pending devices with the usage of every family.", schema: .ref("DeviceList"))]) { [self] call in
+                let state = try await deviceState()
+                return try devicePage(state.pending, state: state, request: call.request)
             },
             APIOperation(method: .post, path: "/devices", scope: .write, operationID: "addDevice", tag: "Devices",
                          summary: "Register a tester's device; it takes a slot of its family for the membership year (409 `device-limit-reached` when all 100 are used).",
@@ -80,11 +80,11 @@ extension BetaWebApplication {
                                         location: "\(APIPaths.prefix)/devices/\(addition.device.identifier.value)")
             },
             APIOperation(method: .get, path: "/devices/export", scope: .read, operationID: "exportDevices", tag: "Devices",
-                         summary: "Apple's \"Register Multiple Devices\" upload file of the active devices (or only those the current ad hoc profile lacks).",
+                         summary: "Apple's \"Register Multiple Devices\" upload file of the active devices (or only the pending ones, or those the current ad hoc profile lacks).",
                          parameters: [
                             .init(name: "format", schema: .string(values: ["tsv", "deviceids"]), description: "`tsv` (default) or `deviceids` (a property list)."),
-                            .init(name: "devices", schema: .string(values: ["active", "not-in-profile"]),
-                                  description: "`active` (default) or `not-in-profile`: only active devices the current ad hoc profile lacks."),
+                            .init(name: "devices", schema: .string(values: ["active", "pending", "not-in-profile"]),
+                                  description: "`active` (default); `pending`: only the devices testers registered themselves that no ad hoc profile includes yet (`betactl export-devices --pending`); `not-in-profile`: only active devices the current ad hoc profile lacks."),
                          ],
                          outcomes: [
                             .init(status: 200, description: "The upload file, as an attachment.", schema: .string(), mediaType: "text/tab-separated-values"),
@@ -112,6 +112,18 @@ extension BetaWebApplication {
         ]
     }
 
+    /// A page of `devices` in the list order, with the slot usage and the profile `inProfile` was checked against.
+    func devicePage(_ devices: [Device], state: DeviceState, request: Request) throws -> Response {
+        let sorted = devices.sorted { DeviceState.key($0) < DeviceState.key($1) }
+        let page = try Page(sorted, request: request, key: DeviceState.key)
+        let base = RosterJSON.devices(page.items, usage: state.usage)
+        var response = try Response.api(AdminJSON.DeviceListJSON(
+            devices: page.items.map(state.json), usage: base.usage, membershipYear: base.membershipYear,
+            profile: state.profile.map(ArchiveJSON.profile), nextCursor: page.nextCursor))
+        if let link = page.linkHeader(request) { response.headers.set("Link", link) }
+        return response
+    }
+
     /// `GET /api/v1/devices/export`.
     func exportDevices(_ request: Request) async throws -> Response {
         let formatName = request.queryValue("format") ?? "tsv"
@@ -119,11 +131,14 @@ extension BetaWebApplication {
             throw APIProblem(.badRequest, "format=\(String(formatName.prefix(40))) is not supported; use tsv or deviceids")
         }
         let selection = request.queryValue("devices") ?? "active"
-        guard selection == "active" || selection == "not-in-profile" else {
-            throw APIProblem(.badRequest, "devices=\(String(selection.prefix(40))) is not supported; use active or not-in-profile")
-        }
         let state = try await deviceState()
-        let chosen = state.devices.filter { $0.status == .active && (selection == "active" || state.inProfile($0) == false) }
+        let chosen: [Device]
+        switch selection {
+        case "active": chosen = state.devices.filter { $0.status == .active }
+        case "pending": chosen = state.pending
+        case "not-in-profile": chosen = state.devices.filter { state.inProfile($0) == false }
+        default: throw APIProblem(.badRequest, "devices=\(String(selection.prefix(40))) is not supported; use active, pending or not-in-profile")
+        }
         let entries = chosen.map { (identifier: $0.identifier, name: $0.name, platform: $0.family.uploadPlatform) }
         let bytes: [UInt8] = switch format {
         case .tsv: Array(DeviceListTSV.write(entries).utf8)
@@ -146,7 +161,7 @@ extension BetaWebApplication {
             let stored = try archive.profiles()
             let chosen = stored.first { $0.type == .adHoc && $0.expiresAt > now } ?? stored.first { $0.type == .adHoc }
             let parsed = try chosen.map { try archive.profile(matching: $0.uuid) }
-            return DeviceState(devices: try roster.devices(), usage: try roster.usage(now: now), profile: chosen,
+            return DeviceState(devices: try roster.devices(), pending: try roster.pendingDevices(), usage: try roster.usage(now: now), profile: chosen,
                                provisionsAll: parsed?.provisionsAllDevices ?? false,
                                provisioned: Set(parsed?.provisionedDeviceIdentifiers ?? []))
         }
@@ -156,6 +171,8 @@ extension BetaWebApplication {
 /// The roster's devices with what the current ad hoc profile says about each.
 struct DeviceState: Sendable {
     var devices: [Device]
+    /// The pending devices, as `Roster.pendingDevices()` (and so `devices --pending`) lists them.
+    var pending: [Device]
     var usage: DeviceUsage
     /// The ad hoc profile that expires last and has not expired (else the newest expired one).
     var profile: StoredProfile?

@@ -81,7 +81,7 @@ extension BetaWebApplication {
             "missingByTester": .list(missing.keys.sorted().map { tester in
                 ["tester": .string(tester), "devices": .list((missing[tester] ?? []).map(Self.deviceRow))]
             }),
-            "hasMissing": .bool(!report.missingActiveDevices.isEmpty),
+            "hasMissing": .bool(!report.missingActiveDevices.isEmpty), "hasPending": .bool(!report.pendingDevices.isEmpty),
             "unknown": .list(report.unknownDevices.map { .string($0.value) }), "hasUnknown": .bool(!report.unknownDevices.isEmpty),
             "removed": .list(report.removedDevices.map(Self.deviceRow)), "hasRemoved": .bool(!report.removedDevices.isEmpty),
             "findings": .list(report.findings.map { ["severity": .string($0.severity.rawValue), "message": .string($0.message)] }),

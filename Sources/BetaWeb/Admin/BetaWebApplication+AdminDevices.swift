@@ -68,6 +68,7 @@ extension BetaWebApplication {
         }
         return try renderAdmin("admin-devices", chrome, [
             "devices": .list(rows), "hasDevices": .bool(!rows.isEmpty),
+            "hasPending": .bool(!state.pending.isEmpty),
             "usage": .list(Self.usageBars(state.usage, all: true)),
             "renews": .string(state.usage.year.renews.description), "inferred": .bool(state.usage.year.isInferred),
             "profile": state.profile.map { ["name": .string($0.name), "uuid": .string($0.uuid)] } ?? .null,

@@ -9,8 +9,10 @@ import BetaServer
 import Mustache
 
 extension BetaWebApplication {
-    /// `GET /admin`: device slots per family, devices the ad hoc profile still lacks (with Apple's
-    /// upload file), profiles expiring within 30 days, and the latest releases with their downloads.
+    /// `GET /admin`: device slots per family, devices pending registration with Apple (with Apple's
+    /// upload file of them, as `export-devices --pending` writes it) and the other active devices
+    /// the ad hoc profile lacks, profiles expiring within 30 days, and the latest releases with
+    /// their downloads.
     func overviewPage(_ call: AdminRequest) async throws -> Response {
         let state = try await deviceState()
         let home = self.home
@@ -21,11 +23,15 @@ extension BetaWebApplication {
         }
         var chrome = adminChrome("Overview", area: "/admin", settings: call.settings, session: call.session)
         chrome.notice = Self.notice(call.request)
-        let waiting = state.devices.filter { state.inProfile($0) == false }
+        // Pending devices are missing from every ad hoc profile, so from the current one too: the
+        // second list holds only the others (added by hand, or dropped from the profile).
+        let waiting = state.devices.filter { state.inProfile($0) == false && !$0.isPending }
         let expiring = profiles.filter { $0.expiresAt.timeIntervalSince(now) <= 30 * 86_400 }
         return try renderAdmin("admin-overview", chrome, [
             "usage": .list(Self.usageBars(state.usage, all: false)),
             "renews": .string(state.usage.year.renews.description), "inferred": .bool(state.usage.year.isInferred),
+            "pending": .list(state.pending.map(Self.deviceRow)), "hasPending": .bool(!state.pending.isEmpty),
+            "pendingCount": .string(state.pending.count == 1 ? "1 device" : "\(state.pending.count) devices"),
             "waiting": .list(waiting.map(Self.deviceRow)), "hasWaiting": .bool(!waiting.isEmpty),
             "profile": state.profile.map { ["name": .string($0.name), "uuid": .string($0.uuid)] } ?? .null,
             "expiring": .list(expiring.map { Self.profileRow($0, now: now) }), "hasExpiring": .bool(!expiring.isEmpty),

@@ -101,7 +101,9 @@ extension BetaWebApplication {
         ["udid": .string(device.identifier.value), "name": .string(device.name), "family": .string(device.family.displayName),
          "model": device.model.map(MustacheValue.string) ?? .null, "tester": device.testerName.map(MustacheValue.string) ?? .null,
          "testerId": device.testerID.map { .string(String($0)) } ?? .null,
-         "active": .bool(device.status == .active), "added": .string(CalendarDate(device.addedAt).description),
+         "modelName": .string(device.model.map(DeviceModelName.displayName(forModelCode:)) ?? device.family.displayName),
+         "active": .bool(device.status == .active), "pending": .bool(device.isPending),
+         "added": .string(CalendarDate(device.addedAt).description),
          "removed": device.removedAt.map { .string(CalendarDate($0).description) } ?? .null]
     }
 
