@@ -61,7 +61,8 @@ extension BetaWebApplication {
             if case var .object(fields) = row {
                 let inProfile = state.inProfile(device)
                 fields["inProfile"] = .bool(inProfile == true)
-                fields["notInProfile"] = .bool(inProfile == false)
+                // A pending device is in no ad hoc profile by definition: its own flag says so.
+                fields["notInProfile"] = .bool(inProfile == false && !device.isPending)
                 row = .object(fields)
             }
             return row
