@@ -52,20 +52,10 @@ import TestSupport
         let fixture = try AdminFixture()
         let server = try fixture.serve()
         defer { server.stop() }
-        func cliReasons(_ arguments: String...) throws -> [String] {
-            let result = try fixture.cli.run(arguments)
-            #expect(result.status == 1)
-            return result.stderr.split(separator: "\n").filter { $0.hasPrefix("  - ") }.map { line in
-                // The API names the form's fields where the CLI names its options.
-                String(line.dropFirst(4)).replacingOccurrences(of: "pass the build's dSYMs with --dsym", with: "send the build's dSYMs as dsym parts")
-                    .replacingOccurrences(of: "--allow-missing-symbols", with: "allowMissingSymbols=true")
-                    .replacingOccurrences(of: "--allow-profile-type ", with: "allowProfileType=")
-            }
-        }
         let bad = try await api(server, "POST", "/releases", token: fixture.write, ["-F", "ipa=@\(Self.app("BetaBadEntitlements.ipa"))"])
         let problem = try bad.problem(422, "build-refused")
         let reasons = (problem["errors"] as? [[String: Any]] ?? []).compactMap { $0["detail"] as? String }
-        let expected = try cliReasons("release", Self.app("BetaBadEntitlements.ipa"))
+        let expected = try cliRefusals(fixture.cli, "release", Self.app("BetaBadEntitlements.ipa"))
         #expect(reasons.count == 6 && reasons == expected, "API \(reasons)\nCLI \(expected)")
 
         let repeated = try await api(server, "POST", "/releases", token: fixture.write, ["-F", "ipa=@\(Self.app("Beta.ipa"))"])

@@ -66,3 +66,15 @@ extension CurlResponse {
 func cliJSON(_ cli: Betactl, _ arguments: String...) throws -> Any {
     try JSONSerialization.jsonObject(with: Data(try cli.ok(arguments).utf8))
 }
+
+/// The reasons `betactl release` lists when it refuses a build (it must exit 1), worded as the API
+/// words them: the API names the form's fields where the CLI names its options.
+func cliRefusals(_ cli: Betactl, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+    let result = try cli.run(arguments)
+    #expect(result.status == 1, "betactl \(arguments.joined(separator: " ")) was not refused: \(result.stderr)", sourceLocation: sourceLocation)
+    return result.stderr.split(separator: "\n").filter { $0.hasPrefix("  - ") }.map { line in
+        String(line.dropFirst(4)).replacingOccurrences(of: "pass the build's dSYMs with --dsym", with: "send the build's dSYMs as dsym parts")
+            .replacingOccurrences(of: "--allow-missing-symbols", with: "allowMissingSymbols=true")
+            .replacingOccurrences(of: "--allow-profile-type ", with: "allowProfileType=")
+    }
+}
