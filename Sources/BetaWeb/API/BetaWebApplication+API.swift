@@ -2,8 +2,10 @@ import BetaKit
 import BetaServer
 
 extension BetaWebApplication {
-    /// Every operation of `/api/v1`, in the order the OpenAPI document lists them. Crash reports,
-    /// crash groups and pending devices join as further lists of operations (a file each).
+    /// Every operation of `/api/v1`, in the order the OpenAPI document lists them. Crash reports
+    /// and crash groups join as a further list of operations in a file of their own; an ingest
+    /// endpoint with its own key states its `security` and, if it has its own route group, is
+    /// `isRoutedElsewhere`.
     var apiOperations: [APIOperation] {
         testerOperations + deviceOperations + profileOperations + releaseOperations + symbolOperations + adminOperations + [openAPIOperation]
     }
