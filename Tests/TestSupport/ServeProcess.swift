@@ -9,7 +9,7 @@ import Darwin
 /// Everything it writes to standard error (messages and the access log) is collected.
 public final class ServeProcess: @unchecked Sendable {
     /// The process.
-    public let process: Process
+    public let process: ChildProcess
     /// The port it listens on.
     public let port: Int
     private let lines: Locked<[String]>
