@@ -28,8 +28,8 @@ import TestSupport
     }
 
     @Test func everyOperationNeedsATokenAndTheRightScope() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let profile = try #require((try cliJSON(fixture.cli, "profiles", "--json") as? [[String: Any]])?.first?["uuid"] as? String)
         let operations = try await Self.operations(server)
@@ -64,8 +64,8 @@ import TestSupport
     }
 
     @Test func anUploadWithoutAGoodTokenIsRefusedBeforeItsBodyIsRead() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let big = try TemporaryDirectory("upload")
         let file = big.child("Big.ipa")

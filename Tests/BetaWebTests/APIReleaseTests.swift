@@ -14,8 +14,8 @@ import TestSupport
     }
 
     @Test func anUploadedBuildIsPublishedWithItsSymbolsAndItsTestersInstallPages() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let sha = try await runTool("sha256sum", [Self.app("Beta.ipa")]).text.prefix(64)
         let answer = try await api(server, "POST", "/releases", token: fixture.write, [
@@ -49,8 +49,8 @@ import TestSupport
     }
 
     @Test func aRefusedBuildGetsEveryReasonTheCLIGivesAt422AndNothingIsPublished() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let bad = try await api(server, "POST", "/releases", token: fixture.write, ["-F", "ipa=@\(Self.app("BetaBadEntitlements.ipa"))"])
         let problem = try bad.problem(422, "build-refused")
@@ -89,8 +89,8 @@ import TestSupport
     }
 
     @Test func releasesAreListedNewestFirstPagedAndRevoked() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let archive = try await api(server, "POST", "/releases", token: fixture.write,
                                     ["-F", "xcarchive=@\(Self.app("Beta.xcarchive.zip"))", "-F", "again=true", "-F", "group=qa, design"])
@@ -156,8 +156,8 @@ import TestSupport
     }
 
     @Test func profilesAreUploadedAndCheckedAgainstTheRosterLikeTheCLIDoes() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let development = LocalFixtures.url("formats/profiles/beta_development.mobileprovision").path
         let raw = try await api(server, "POST", "/profiles", token: fixture.write,
@@ -190,8 +190,8 @@ import TestSupport
     }
 
     @Test func settingsAndTokensNeedTheAdminScope() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let settings = try await api(server, "GET", "/settings", token: fixture.read).object()
         #expect(settings["teamId"] as? String == "ABCDE12345" && settings["brandName"] as? String == "Beta")

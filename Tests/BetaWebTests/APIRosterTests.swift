@@ -6,8 +6,8 @@ import TestSupport
 /// and messages as the CLI, answers the CLI's `--json` agrees with, paging and conditional GETs.
 @Suite(.serialized) struct APIRosterTests {
     @Test func aTesterIsAddedShownRegroupedGivenANewLinkAndRemoved() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let body = #"{"name": "Cy Diaz", "email": "cy@example.com", "groups": ["qa", "beta"], "devices": [{"udid": "00008110-0000000000000E05", "model": "iPhone16,1"}]}"#
         let created = try await api(server, "POST", "/testers", token: fixture.write, json: body)
@@ -44,8 +44,8 @@ import TestSupport
     }
 
     @Test func badTestersAreRefusedWithTheCLIsMessages() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let cliEmail = try fixture.cli.run("add-tester", "Dee", "--email", "not-an-email")
         #expect(cliEmail.status == 65)
@@ -68,13 +68,13 @@ import TestSupport
     }
 
     @Test func theHundredAndFirstIPhoneIsRefusedWith409AndRemovedDevicesKeepTheirSlots() async throws {
-        let fixture = try AdminFixture()
+        let fixture = try await AdminFixture.make()
         // The fixture has two iPhones (Ann's and Bo's); 98 more fill the family.
         let list = try TemporaryDirectory("devices")
         let lines = (0 ..< 98).map { String(format: "00008030-%016X\tPhone %02d\tios", 0x1000 + $0, $0) }
         try ("Device ID\tDevice Name\tDevice Platform\n" + lines.joined(separator: "\n") + "\n").write(toFile: list.child("devices.txt"), atomically: true, encoding: .utf8)
         try fixture.cli.ok("import-devices", list.child("devices.txt"), "--tester", "bo@example.com", "--family", "iphone")
-        let server = try fixture.serve()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let next = "00008030-00000000000F0001"
         let cli = try fixture.cli.run("add-device", "bo@example.com", next, "--model", "iPhone15,2")
@@ -103,8 +103,8 @@ import TestSupport
     }
 
     @Test func deviceListsPageWithCursorsAndFlagDevicesMissingFromTheProfile() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let whole = try await api(server, "GET", "/devices", token: fixture.read).object()
         let all = try #require(whole["devices"] as? [[String: Any]])
@@ -149,8 +149,8 @@ import TestSupport
     }
 
     @Test func readsCarryETagsThatIfNoneMatchTurnsInto304() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let first = try await api(server, "GET", "/testers", token: fixture.read)
         let etag = try #require(first.headers["etag"])
@@ -172,8 +172,8 @@ import TestSupport
     }
 
     @Test func unknownPathsAndMethodsAreProblemsToo() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         try await api(server, "GET", "/nothing/here", token: fixture.read).problem(404, "not-found")
         let method = try await api(server, "PATCH", "/testers", token: fixture.read)

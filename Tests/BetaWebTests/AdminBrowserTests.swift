@@ -8,8 +8,8 @@ import TestSupport
 @Suite(.serialized, .enabled(if: Browser.available, "needs chromium, chromium-driver and selenium (.ci/install-deps --test)"))
 struct AdminBrowserTests {
     @Test func aPersonLogsInAddsATesterUploadsAReleaseAndAFormWithoutItsTokenIsRefused() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let files = try TemporaryDirectory("browser")
         let build = files.child("Nightly.ipa")

@@ -44,8 +44,8 @@ struct AdminPendingDeviceTests {
     }
 
     @Test func aDeviceRegisteredFromThePhoneIsPendingInTheAPIAndTheDashboardAsTheCLISays() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let browser = try DashboardClient(server)
         try await browser.logIn(fixture.read)

@@ -7,8 +7,8 @@ import TestSupport
 /// form, failed logins limited per address, and every value escaped.
 @Suite(.serialized) struct DashboardTests {
     @Test func aTokenBuysASessionCookieThatLogoutAndRevocationEnd() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let browser = try DashboardClient(server)
         let anonymous = try await browser.get("/admin/releases")
@@ -46,8 +46,8 @@ import TestSupport
     }
 
     @Test func theCookieIsSecureBehindAnHTTPSProxyAndLoginFormsNeedTheirOwnCookie() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve(["--trusted-proxy", "127.0.0.1"])
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve(["--trusted-proxy", "127.0.0.1"])
         defer { server.stop() }
         let browser = try DashboardClient(server, headers: ["X-Forwarded-Proto: https", "X-Forwarded-Host: beta.example.com"])
         let cookies = try await browser.logInHeaders(fixture.admin)
@@ -61,8 +61,8 @@ import TestSupport
     }
 
     @Test func formsWithoutTheirCSRFTokenAreRefusedAndChangeNothing() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let browser = try DashboardClient(server)
         try await browser.logIn(fixture.write)
@@ -96,8 +96,8 @@ import TestSupport
     }
 
     @Test func failedLoginsAreLimitedPerAddress() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve(["--trusted-proxy", "127.0.0.1"])
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve(["--trusted-proxy", "127.0.0.1"])
         defer { server.stop() }
         let guesser = try DashboardClient(server, headers: ["X-Forwarded-For: 203.0.113.9"])
         for attempt in 1 ... 5 {
@@ -115,10 +115,10 @@ import TestSupport
     }
 
     @Test func everyPageRendersEscapedWithoutInlineScriptOrStyle() async throws {
-        let fixture = try AdminFixture()
+        let fixture = try await AdminFixture.make()
         try fixture.cli.ok("add-tester", "<script>alert(1)</script>", "--email", "x@example.com", "--group", "qa")
         try fixture.cli.ok("release", WebFixture.app("Beta.ipa"), "--again", "--notes", "<img src=x onerror=alert(2)>")
-        let server = try fixture.serve()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let browser = try DashboardClient(server)
         try await browser.logIn(fixture.read)

@@ -16,8 +16,8 @@ import TestSupport
     }
 
     @Test func everyRegisteredAPIRouteIsDocumented() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let document = try await api(server, "GET", "/openapi.json", token: nil).object()
         let documented = try Self.documented(document)
@@ -74,8 +74,8 @@ import TestSupport
 
     @Test(.enabled(if: PythonOracles.isInstalled, "needs the Python oracles (.ci/install-deps --test)"))
     func everyDocumentedOperationAnswersAndItsAnswersMatchTheSchemas() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let profile = try #require((try cliJSON(fixture.cli, "profiles", "--json") as? [[String: Any]])?.first?["uuid"] as? String)
         let document = try await api(server, "GET", "/openapi.json", token: nil).object()
@@ -122,8 +122,8 @@ import TestSupport
     }
 
     @Test func theDocumentNamesTheServerEveryScopeAndTheProblemShape() async throws {
-        let fixture = try AdminFixture()
-        let server = try fixture.serve()
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let document = try await api(server, "GET", "/openapi.json", token: nil).object()
         #expect(document["openapi"] as? String == "3.1.0")

@@ -26,7 +26,18 @@ final class AdminFixture: @unchecked Sendable {
         return secret
     }
 
-    func serve(_ arguments: [String] = []) throws -> ServeProcess { try web.serve(arguments) }
+    /// Makes the fixture on a thread of its own: its dozen CLI runs wait synchronously, and an
+    /// async test that waited on one of Swift's few cooperative threads would hold back every other
+    /// test's tasks (in-process servers among them) on a 2-core machine.
+    static func make(environment: [String: String] = [:]) async throws -> AdminFixture {
+        try await blocking { try AdminFixture(environment: environment) }
+    }
+
+    /// `betactl serve` on a free port, started (and waited for) off the cooperative threads.
+    func serve(_ arguments: [String] = []) async throws -> ServeProcess {
+        let web = self.web
+        return try await blocking { try web.serve(arguments) }
+    }
 }
 
 /// An API call made with curl: `METHOD base/api/v1<path>` with a bearer token and a JSON body.
