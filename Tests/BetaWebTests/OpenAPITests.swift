@@ -83,7 +83,7 @@ import TestSupport
         #expect(Set(calls.map(\.operation)) == (try Self.documented(document)), "the table covers exactly the documented operations")
         // Each operation is called with the smallest scope its document states (none, read, write or
         // admin): an operation that needs more than it says fails here, one that needs less fails
-        // APIAuthTests.
+        // APIAuthTests. One with a credential of another kind (an ingest key) carries it in its call.
         let paths = try #require(document["paths"] as? [String: [String: [String: Any]]])
         let tokens = ["read": fixture.read, "write": fixture.write, "admin": fixture.admin]
         var answers: [[String: Any]] = []
@@ -91,7 +91,7 @@ import TestSupport
             let method = String(call.operation.prefix { $0 != " " })
             let path = String(call.operation.drop { $0 != " " }.dropFirst())
             let security = try #require(paths[path]?[method.lowercased()]?["security"] as? [[String: [String]]], "\(call.operation)")
-            let token = try security.first.map { try #require(tokens[$0["bearer"]?.first ?? ""], "\(call.operation): \(security)") }
+            let token = try security.first?["bearer"].map { try #require(tokens[$0.first ?? ""], "\(call.operation): \(security)") }
             let answer = try await api(server, method, call.path, token: token, call.arguments)
             #expect(answer.status != 404 && answer.status < 300, "\(call.operation) answered \(answer.status): \(answer.text.prefix(300))")
             answers.append(["method": method, "path": call.path, "operation": String(call.operation.drop { $0 != " " }.dropFirst()),
