@@ -16,6 +16,8 @@ public struct WebConfiguration: Sendable {
     public var blockingPool = BlockingPool.Configuration()
     /// How often the database is checked for changes made by other processes.
     public var refreshInterval: Duration = .milliseconds(100)
+    /// The largest upload (a release with its dSYMs, or symbols) the API and the dashboard accept.
+    public var maxUploadBytes: Int64 = 4 << 30
     /// The current time; tests pin it (`BETACTL_NOW`).
     public var now: @Sendable () -> Date = { Date() }
 

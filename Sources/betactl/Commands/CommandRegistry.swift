@@ -8,7 +8,7 @@ enum CommandRegistry {
         ImportProfileCommand.self, ProfilesCommand.self, CheckProfileCommand.self, EntitlementsCommand.self, CheckEntitlementsCommand.self,
         ReleaseCommand.self, AddSymbolsCommand.self, SymbolsCommand.self, ReleasesCommand.self, ShowReleaseCommand.self, RevokeCommand.self,
         SymbolicateCommand.self, InspectCommand.self,
-        ServeCommand.self, SigningIdentityCommand.self,
+        ServeCommand.self, SigningIdentityCommand.self, TokenCommand.self,
         BackupCommand.self, VerifyCommand.self, RestoreCommand.self,
     ] }
 
