@@ -59,8 +59,11 @@ class Server:
 
     def start(self):
         env = dict(os.environ, BETACTL_HOME=self.home)
+        # The soak's crash uploads all come from one key, far above the per-key rate limit, which has
+        # tests of its own.
+        extra = ["--crash-rate-limit", "0"] if os.environ.get("SOAK_CRASH_KEY") else []
         self.process = subprocess.Popen([self.betactl, "serve", "--listen", f"127.0.0.1:{self.port}", "--no-access-log",
-                                         "--max-connections-per-ip", "0"],
+                                         "--max-connections-per-ip", "0", *extra],
                                         stdout=subprocess.DEVNULL, stderr=self.log, env=env)
         deadline = time.time() + 30
         while time.time() < deadline:
@@ -391,6 +394,34 @@ class Soak:
                 self.acknowledged["crashes"].add(receipt["id"])
                 if not duplicate:
                     self.sent_crashes.append(body)
+
+    def multipart(self, fields, files):
+        boundary = "soak" + uuid.uuid4().hex
+        chunks = []
+        for name, value in fields:
+            chunks.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
+        for name, path in files:
+            with open(path, "rb") as handle:
+                data = handle.read()
+            chunks.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{os.path.basename(path)}"\r\n'
+                          f'Content-Type: application/octet-stream\r\n\r\n'.encode() + data + b"\r\n")
+        chunks.append(f"--{boundary}--\r\n".encode())
+        return b"".join(chunks), f"multipart/form-data; boundary={boundary}"
+
+    def api_release(self):
+        """A CI upload through the API: the ipa and its dSYMs, released again each time."""
+        time.sleep(self.random.uniform(0.5, 2))
+        app = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Fixtures", "formats", "app")
+        body, content_type = self.multipart([("notes", "Soak upload"), ("again", "true")],
+                                            [("ipa", os.path.join(app, "Beta.ipa")), ("dsym", os.path.join(app, "Beta.app.dSYM.zip")),
+                                             ("dsym", os.path.join(app, "BetaWidget.appex.dSYM.zip"))])
+        status, data = self.http("api-release", "/api/v1/releases", {"Authorization": f"Bearer {self.api_token}",
+                                                                     "Content-Type": content_type},
+                                 expect=(201,), body=body, method="POST")
+        if status == 201:
+            release = json.loads(data)["release"]
+            with self.ack_lock:
+                self.acknowledged["releases"].add(release["id"])
 
     # -- running --------------------------------------------------------------------------------
 
