@@ -14,6 +14,20 @@ import TestSupport
         #expect(try directoryEntries(dir.child("sub folder")) == ["inner"])
     }
 
+    @Test func directoryEntriesReadsNamesOfEveryLengthWhole() throws {
+        // Each readdir record is only as long as its name; names from 1 to 255 bytes (the most a
+        // name may have), some not ASCII, come back exactly, so the name is read in place and to
+        // its terminator, neither cut short nor read as the field's full 256 bytes.
+        let dir = try TemporaryDirectory()
+        var expected: [String] = []
+        for length in 1...255 {
+            let name = length % 7 == 0 && length >= 2 ? String(repeating: "x", count: length - 2) + "é" : String(repeating: "n", count: length)
+            try Data().write(to: URL(fileURLWithPath: dir.child(name)))
+            expected.append(name)
+        }
+        #expect(try directoryEntries(dir.path).sorted() == expected.sorted())
+    }
+
     @Test func directoryEntriesOfAMissingFolderThrowsNamingIt() throws {
         let dir = try TemporaryDirectory()
         let missing = dir.child("missing")

@@ -79,7 +79,7 @@ import Glibc
 final class Caddy: @unchecked Sendable {
     let directory: TemporaryDirectory
     let port: Int
-    let process: Process
+    let process: ChildProcess
     var base: String { "https://localhost:\(port)" }
 
     static func environment(_ home: String) -> [String: String] {
@@ -103,15 +103,9 @@ final class Caddy: @unchecked Sendable {
             }
             """
         let file = try directory.write("Caddyfile", Array(config.utf8))
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/caddy")
-        process.arguments = ["run", "--config", file, "--adapter", "caddyfile"]
-        process.environment = Self.environment(directory.path)
-        process.standardOutput = FileHandle.nullDevice
         let log = directory.child("caddy.log")
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try process.run()
+        process = try ChildProcess("/usr/bin/caddy", ["run", "--config", file, "--adapter", "caddyfile"],
+                                   environment: Self.environment(directory.path), error: .file(log))
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             if (try? await curl("\(base)/healthz", ["-k"]))?.status == 200 { return }
@@ -120,11 +114,5 @@ final class Caddy: @unchecked Sendable {
         Issue.record("caddy did not start: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
     }
 
-    func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    func stop() { process.stop(grace: 10) }
 }

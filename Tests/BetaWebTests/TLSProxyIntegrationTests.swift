@@ -50,7 +50,7 @@ import Glibc
 final class NginxTLSProxy: @unchecked Sendable {
     let directory: TemporaryDirectory
     let port: Int
-    let process: Process
+    let process: ChildProcess
     var base: String { "https://localhost:\(port)" }
 
     init(upstreamPort: Int) async throws {
@@ -90,12 +90,7 @@ final class NginxTLSProxy: @unchecked Sendable {
             }
             """
         try directory.write("nginx.conf", Array(config.utf8))
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-        process.arguments = ["-c", directory.child("nginx.conf"), "-p", d]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess("/usr/sbin/nginx", ["-c", directory.child("nginx.conf"), "-p", d])
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             if (try? await curl("\(base)/healthz", ["-k"]))?.status == 200 { return }
@@ -106,13 +101,7 @@ final class NginxTLSProxy: @unchecked Sendable {
     }
 
     /// Stops nginx (SIGTERM, then SIGKILL if it has not gone within five seconds).
-    func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    func stop() { process.stop(grace: 5) }
 
     /// A port nothing listens on right now (bound and released; nginx cannot be told to pick one).
     static func freePort() -> Int {

@@ -10,7 +10,7 @@ import TestSupport
         let cli = Betactl(home: dir.child("home"))
         try cli.ok("init")
         let count = 24
-        var processes: [(Process, Pipe)] = []
+        var processes: [(ChildProcess, Pipe)] = []
         for index in 0 ..< count {
             let err = Pipe()
             processes.append((try cli.start(["add-tester", "Tester \(index)", "--email", "t\(index)@example.com"], stderr: err), err))
@@ -35,7 +35,7 @@ import TestSupport
         let tsv = (0 ..< 99).map { String(format: "00008030-%016X\tiPhone %d\tios", $0, $0) }
         try ("Device ID\tDevice Name\tDevice Platform\n" + tsv.joined(separator: "\n") + "\n").write(toFile: dir.child("d.txt"), atomically: true, encoding: .utf8)
         try cli.ok("import-devices", dir.child("d.txt"), "--tester", "Ann")
-        var processes: [(Process, Pipe)] = []
+        var processes: [(ChildProcess, Pipe)] = []
         for index in 0 ..< 6 {
             let err = Pipe()
             let udid = String(format: "00008110-%016X", index)
@@ -62,7 +62,7 @@ import TestSupport
         try cli.ok("init")
         try DeviceFile.large(count: 700).write(toFile: dir.child("big.txt"), atomically: true, encoding: .utf8)
         let importer = try cli.start(["import-devices", dir.child("big.txt")])
-        var adders: [(Process, Pipe)] = []
+        var adders: [(ChildProcess, Pipe)] = []
         for index in 0 ..< 8 {
             let err = Pipe()
             adders.append((try cli.start(["add-tester", "Writer \(index)"], stderr: err), err))

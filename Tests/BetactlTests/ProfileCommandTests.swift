@@ -86,19 +86,15 @@ import TestSupport
         try cli.ok("init")
         // Beta.ipa without the app's own embedded.mobileprovision.
         let stripped = dir.child("NoProfile.ipa")
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", """
+        let python = try runToolNow("python3", ["-c", """
             import sys, zipfile
             source, target = zipfile.ZipFile(sys.argv[1]), zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED)
             for entry in source.infolist():
                 if entry.filename != "Payload/Beta.app/embedded.mobileprovision":
                     target.writestr(entry, source.read(entry.filename))
             target.close()
-            """, Self.fixture("app/Beta.ipa"), stripped]
-        try python.run()
-        python.waitUntilExit()
-        #expect(python.terminationStatus == 0)
+            """, Self.fixture("app/Beta.ipa"), stripped])
+        #expect(python.status == 0, "python3: \(python.error)")
         let result = try cli.run("check-entitlements", stripped)
         #expect(result.status == 1)
         #expect(result.stderr.contains("Payload/Beta.app: has no embedded.mobileprovision"))

@@ -28,16 +28,12 @@ import TestSupport
         let path = dir.child("Beta-large.app.dSYM.zip")
         guard !FileManager.default.fileExists(atPath: path) else { return path }
         try FileManager.default.copyItem(atPath: Self.fixture("Beta.app.dSYM.zip"), toPath: path)
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", """
+        let python = try runToolNow("python3", ["-c", """
             import sys, zipfile
             with zipfile.ZipFile(sys.argv[1], "a") as z:
                 z.writestr(zipfile.ZipInfo("Beta.app.dSYM/Contents/Resources/padding.bin"), bytes(9 << 20))
-            """, path]
-        try python.run()
-        python.waitUntilExit()
-        try #require(python.terminationStatus == 0)
+            """, path])
+        try #require(python.status == 0, "python3: \(python.error)")
         return path
     }
 

@@ -124,11 +124,7 @@ import TestSupport
         let cli = Betactl(home: dir.child("home"))
         try cli.ok("init")
         try cli.ok("release", Self.fixture("app/Beta.xcarchive.zip"))
-        let unzip = Process()
-        unzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        unzip.arguments = ["python3", "-m", "zipfile", "-e", Self.fixture("app/Beta.xcarchive.zip"), dir.child("x")]
-        try unzip.run()
-        unzip.waitUntilExit()
+        try #require(try runToolNow("python3", ["-m", "zipfile", "-e", Self.fixture("app/Beta.xcarchive.zip"), dir.child("x")]).status == 0)
         try cli.ok("release", dir.child("x/Beta.xcarchive"))
         let archive = BetaKit.Archive(home: try Home.open(at: dir.child("home")))
         let releases = try archive.releases()
@@ -207,14 +203,7 @@ enum SHA256Hex {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString)")
         try? data.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sha256sum", url.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try? process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let output = (try? runToolNow("sha256sum", [url.path]))?.output ?? Data()
         return String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
     }
 }

@@ -6,7 +6,7 @@ import TestSupport
 /// SIGTERM, and explains a port that is already taken.
 @Suite(.serialized) struct ServeCommandTests {
     /// Starts `betactl serve` and waits (generously) for its "listening on" line; returns the URL.
-    func startServe(_ cli: Betactl, _ arguments: [String]) async throws -> (Process, String, Pipe) {
+    func startServe(_ cli: Betactl, _ arguments: [String]) async throws -> (ChildProcess, String, Pipe) {
         let errors = Pipe()
         let process = try cli.start(["serve"] + arguments, stderr: errors)
         let reader = errors.fileHandleForReading
@@ -31,7 +31,7 @@ import TestSupport
 
     /// The exit status, or nil when the process still runs after a minute (it is then killed, so a
     /// server that ignores a signal fails the test instead of hanging the suite).
-    func waitForExit(_ process: Process) async -> Int32? {
+    func waitForExit(_ process: ChildProcess) async -> Int32? {
         for _ in 0..<600 {
             if !process.isRunning {
                 process.waitUntilExit()
@@ -51,15 +51,8 @@ import TestSupport
         let (process, url, _) = try await startServe(cli, ["--listen", "127.0.0.1:0"])
         defer { if process.isRunning { process.terminate() } }
         #expect(url.hasPrefix("http://127.0.0.1:"))
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        curl.arguments = ["curl", "-s", "--max-time", "60", url + "/healthz"]
-        let output = Pipe()
-        curl.standardOutput = output
-        try curl.run()
-        let body = output.fileHandleForReading.readDataToEndOfFile()
-        curl.waitUntilExit()
-        #expect(String(decoding: body, as: UTF8.self) == "ok\n")
+        let fetched = try await runTool("curl", ["-s", "--max-time", "60", url + "/healthz"])
+        #expect(fetched.text == "ok\n")
         kill(process.processIdentifier, SIGTERM)
         #expect(await waitForExit(process) == 0)
     }

@@ -141,7 +141,10 @@ extension SourceConventionTests {
         for file in try Self.swiftSources() where file.path != "Sources/BetaKit/Home/Home.swift" {
             for (index, raw) in file.lines.enumerated() {
                 let code = raw.components(separatedBy: "//").first ?? raw
-                if code.contains("\"/symbols\"") || code.contains("cache/symbols\"") { spellings.append("\(file.path):\(index + 1): \(Self.trimmed(raw))") }
+                // A folder is spelled by joining ("+ \"/symbols\"", "\\(cache)/symbols"); a bare "/symbols"
+                // is an HTTP route (the API's and the dashboard's symbol pages), not the folder.
+                let joined = code.contains("+ \"/symbols\"") || code.contains(")/symbols\"")
+                if joined || code.contains("cache/symbols\"") { spellings.append("\(file.path):\(index + 1): \(Self.trimmed(raw))") }
             }
         }
         #expect(spellings.isEmpty, "the symbol index folder spelled outside Home.symbolIndexPath:\n\(spellings.joined(separator: "\n"))")

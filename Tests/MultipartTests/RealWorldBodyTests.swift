@@ -197,12 +197,8 @@ struct CapturedRequest {
             sys.stdout.buffer.write(head + b"\\r\\n\\r\\n" + body)
             """
         return try await blocking {
-            let python = Process()
-            python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            python.arguments = ["python3", "-c", listener]
             let output = Pipe()
-            python.standardOutput = output
-            try python.run()
+            let python = try ChildProcess("python3", ["-c", listener], output: .pipe(output))
             var captured = Data()
             while !captured.contains(0x0A) {
                 let more = output.fileHandleForReading.availableData
@@ -211,11 +207,7 @@ struct CapturedRequest {
             }
             let newline = captured.firstIndex(of: 0x0A) ?? captured.endIndex
             let port = String(decoding: captured[..<newline], as: UTF8.self)
-            let curl = Process()
-            curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            curl.arguments = ["curl", "-sS", "-o", "/dev/null"] + arguments + ["http://127.0.0.1:\(port)/upload"]
-            try curl.run()
-            curl.waitUntilExit()
+            _ = try runToolNow("curl", ["-sS", "-o", "/dev/null"] + arguments + ["http://127.0.0.1:\(port)/upload"])
             captured += output.fileHandleForReading.readDataToEndOfFile()
             python.waitUntilExit()
             let bytes = [UInt8](captured.dropFirst(newline + 1 - captured.startIndex))

@@ -49,27 +49,18 @@ public struct Betactl {
     }
 
     /// Starts betactl without waiting.
-    public func start(_ arguments: [String], stdout: Pipe = Pipe(), stderr: Pipe = Pipe()) throws -> Process {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return process
+    public func start(_ arguments: [String], stdout: Pipe = Pipe(), stderr: Pipe = Pipe()) throws -> ChildProcess {
+        try ChildProcess(Self.executable.path, arguments, environment: environment, output: .pipe(stdout), error: .pipe(stderr))
     }
 
     /// Starts betactl, kills it with SIGKILL after `microseconds` and waits for it; true when the
     /// kill landed before the command finished on its own. Crash-consistency sweeps call it with
     /// growing delays to stop a command at every stage of its work.
     public func killed(_ arguments: [String], afterMicroseconds microseconds: Int) throws -> Bool {
-        let process = try start(arguments)
+        let process = try ChildProcess(Self.executable.path, arguments, environment: environment)
         usleep(useconds_t(microseconds))
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal
+        process.send(SIGKILL)
+        return process.wasSignalled
     }
 
     /// Runs betactl to completion.
@@ -78,17 +69,8 @@ public struct Betactl {
 
     @discardableResult
     public func run(_ arguments: [String]) throws -> Result {
-        let out = Pipe(), err = Pipe()
-        let process = try start(arguments, stdout: out, stderr: err)
-        // Read both pipes before waiting so a chatty command cannot block on a full pipe.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        group.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        let result = try runToolNow(Self.executable.path, arguments, timeout: 600, environment: environment)
+        return Result(status: result.status, stdout: result.text, stderr: result.error)
     }
 
     /// Whether util-linux `script` is installed to give betactl a pseudo-terminal. macOS ships the
@@ -107,20 +89,12 @@ public struct Betactl {
     /// error off the terminal. TERM is xterm unless `environment` says otherwise.
     public func runOnTerminal(_ arguments: [String], shellSuffix: String = "", environment extra: [String: String] = [:]) throws -> String {
         let quoted = ([Self.executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", (quoted + [shellSuffix]).joined(separator: " "), "/dev/null"]
         var env = environment
         env["TERM"] = "xterm"
         for (key, value) in extra { env[key] = value }
-        process.environment = env
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let result = try runToolNow("/usr/bin/script", ["-qec", (quoted + [shellSuffix]).joined(separator: " "), "/dev/null"],
+                                    timeout: 600, environment: env)
+        return result.text
     }
 
     /// Runs and requires success, returning standard output.

@@ -26,34 +26,32 @@ public struct ToolResult: Sendable {
     public var text: String { String(decoding: output, as: UTF8.self) }
 }
 
-/// Runs `/usr/bin/env tool arguments...`, feeding `input`, with a generous deadline; `environment`, when
-/// given, replaces the inherited one.
+/// Runs `tool arguments...` (looked up in `PATH`), feeding `input`, with a generous deadline after
+/// which the tool and everything it started are killed; `environment`, when given, replaces the
+/// inherited one. Output goes through files, so a chatty tool never blocks on a full pipe and a
+/// grandchild that keeps a descriptor open cannot keep the caller waiting.
 public func runTool(_ tool: String, _ arguments: [String], input: Data? = nil, timeout: TimeInterval = 120,
                     environment: [String: String]? = nil) async throws -> ToolResult {
-    try await blocking {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        if let environment { process.environment = environment }
-        process.arguments = [tool] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let inputPipe = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
-        try process.run()
-        if let input {
-            inputPipe.fileHandleForWriting.write(input)
-            try inputPipe.fileHandleForWriting.close()
-        }
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        killer.cancel()
-        return ToolResult(status: process.terminationStatus, output: output, error: String(decoding: errors, as: UTF8.self))
+    try await blocking { try runToolNow(tool, arguments, input: input, timeout: timeout, environment: environment) }
+}
+
+/// `runTool` for code that is already on a thread of its own.
+public func runToolNow(_ tool: String, _ arguments: [String], input: Data? = nil, timeout: TimeInterval = 120,
+                       environment: [String: String]? = nil, directory: String? = nil) throws -> ToolResult {
+    let scratch = try TemporaryDirectory("tool")
+    var inputStream = ChildProcess.Stream.null
+    if let input {
+        try input.write(to: URL(fileURLWithPath: scratch.child("stdin")))
+        inputStream = .file(scratch.child("stdin"))
     }
+    let child = try ChildProcess(tool, arguments, environment: environment, directory: directory, input: inputStream,
+                                 output: .file(scratch.child("stdout")), error: .file(scratch.child("stderr")))
+    if child.wait(timeout: timeout) == nil { child.stop() }
+    // Whatever the tool left running in its group goes too (a run is over when its tool is).
+    child.killGroup()
+    let output = (try? Data(contentsOf: URL(fileURLWithPath: scratch.child("stdout")))) ?? Data()
+    let errors = (try? Data(contentsOf: URL(fileURLWithPath: scratch.child("stderr")))) ?? Data()
+    return ToolResult(status: child.terminationStatus, output: output, error: String(decoding: errors, as: UTF8.self))
 }
 
 /// A blocking loopback TCP client for sending exact bytes, including malformed ones.

@@ -9,7 +9,7 @@ import Darwin
 /// Everything it writes to standard error (messages and the access log) is collected.
 public final class ServeProcess: @unchecked Sendable {
     /// The process.
-    public let process: Process
+    public let process: ChildProcess
     /// The port it listens on.
     public let port: Int
     private let lines: Locked<[String]>
@@ -113,7 +113,7 @@ public struct CurlResponse: Sendable {
 public func curl(_ url: String, _ arguments: [String] = []) async throws -> CurlResponse {
     let directory = try TemporaryDirectory("curl")
     let headerFile = directory.child("headers")
-    let result = try await runTool("curl", ["-s", "-S", "--max-time", "30", "-D", headerFile, "-o", directory.child("body")] + arguments + [url])
+    let result = try await runTool("curl", ["-s", "-S", "--max-time", "120", "-D", headerFile, "-o", directory.child("body")] + arguments + [url])
     guard result.status == 0 else { throw CurlError(url: url, message: result.error) }
     let rawHeaders = (try? String(contentsOfFile: headerFile, encoding: .utf8)) ?? ""
     // With redirects or 100-continue there can be several heads; the last one is the response.

@@ -22,4 +22,13 @@ for name in "Ann Lee" "Bo Chen" "Cy Okafor"; do "$BETACTL" add-tester "$name" >/
 "$BETACTL" add-device 1 00008030-0000000000000A01 --model iPhone15,2 >/dev/null
 "$BETACTL" release "$APP/Beta.ipa" --dsym "$APP/Beta.app.dSYM.zip" --dsym "$APP/BetaWidget.appex.dSYM.zip" --notes "Soak build" >/dev/null 2>&1
 "$BETACTL" release "$APP/Beta.xcarchive.zip" --notes "Soak build 2" >/dev/null 2>&1
+# Offered only by servers that have them: an API token for CI uploads, an ingest key for crash reports.
+if "$BETACTL" token --help >/dev/null 2>&1; then
+    SOAK_API_TOKEN=$("$BETACTL" token create soak --scope write --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["secret"])')
+    export SOAK_API_TOKEN
+fi
+if "$BETACTL" crash-key --help >/dev/null 2>&1; then
+    SOAK_CRASH_KEY=$("$BETACTL" crash-key create com.example.beta --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["key"])')
+    export SOAK_CRASH_KEY
+fi
 python3 bench/soak/soak.py "$BETACTL" "$WORK/home" "$DURATION" "$@"

@@ -21,18 +21,24 @@ verify` is clean; no 5xx came outside a restart window; the server's memory did 
 run. Prints the request mix, errors and p50/p99 latencies as Markdown, and exits 1 on any failure.
 """
 import hashlib
+import http.client
 import json
 import os
+import plistlib
 import random
+import re
 import signal
 import socket
 import ssl  # noqa: F401 (urllib may need it)
 import subprocess
 import sys
 import threading
+import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+import uuid
 
 IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 "
           "(KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1")
@@ -53,8 +59,11 @@ class Server:
 
     def start(self):
         env = dict(os.environ, BETACTL_HOME=self.home)
+        # The soak's crash uploads all come from one key, far above the per-key rate limit, which has
+        # tests of its own.
+        extra = ["--crash-rate-limit", "0"] if os.environ.get("SOAK_CRASH_KEY") else []
         self.process = subprocess.Popen([self.betactl, "serve", "--listen", f"127.0.0.1:{self.port}", "--no-access-log",
-                                         "--max-connections-per-ip", "0"],
+                                         "--max-connections-per-ip", "0", *extra],
                                         stdout=subprocess.DEVNULL, stderr=self.log, env=env)
         deadline = time.time() + 30
         while time.time() < deadline:
@@ -136,6 +145,10 @@ class Soak:
         self.ack_lock = threading.Lock()
         self.device_counter = 0
         self.cli_lock = threading.Lock()
+        self.crash_key = os.environ.get("SOAK_CRASH_KEY")
+        self.api_token = os.environ.get("SOAK_API_TOKEN")
+        self.sent_crashes = []  # bodies already acknowledged, resent as duplicates
+        self.signer = None      # (certificate, key) a scripted device signs its replies with
 
     # -- set-up ---------------------------------------------------------------------------------
 
@@ -287,6 +300,129 @@ class Soak:
             for connection in connections:
                 connection.close()
 
+
+    # -- enrolment, crash reports, API uploads ----------------------------------------------------
+
+    def make_signer(self):
+        """A throwaway certificate and key, as a device's own identity for signing its reply."""
+        directory = tempfile.mkdtemp(prefix="soak-device-")
+        certificate, key = os.path.join(directory, "cert.pem"), os.path.join(directory, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                        "-days", "2", "-subj", "/CN=Soak Device"], check=True, capture_output=True)
+        self.signer = (directory, certificate, key)
+
+    def signed_reply(self, udid, challenge, number):
+        reply = plistlib.dumps({"UDID": udid, "CHALLENGE": challenge, "PRODUCT": "iPad13,1", "VERSION": "21B74",
+                                "DEVICE_NAME": f"Soak iPad {number}", "SERIAL": "F2LXK0SOAK%02d" % (number % 100)})
+        directory, certificate, key = self.signer
+        result = subprocess.run(["openssl", "cms", "-sign", "-nodetach", "-binary", "-outform", "DER", "-signer", certificate,
+                                 "-inkey", key], input=reply, capture_output=True, check=True)
+        return result.stdout
+
+    def enroll(self):
+        """A device enrolling: the Profile Service profile, then its signed reply, answered 301 to a
+        result page whose outcome says whether the device was registered."""
+        token = self.random.choice(self.tokens)
+        status, profile = self.http("enroll", f"/t/{token}/enroll.mobileconfig", {"User-Agent": IPHONE})
+        if status != 200:
+            return
+        try:
+            payload = plistlib.loads(profile)
+            challenge = payload["PayloadContent"]["Challenge"]
+        except Exception as error:  # a signed profile would need openssl; this home has no signing identity
+            self.stats.fail("enroll", f"the profile is not a readable plist: {error}", 0, 0)
+            return
+        with self.cli_lock:
+            self.device_counter += 1
+            number = self.device_counter
+        udid = "00008103-%016X" % (0xE0000000 + number)
+        body = self.signed_reply(udid, challenge, number)
+        started = time.time()
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            connection.request("POST", f"/t/{token}/enroll", body=body, headers={"Content-Type": "application/pkcs7-signature",
+                                                                                   "User-Agent": "Profile/1.0"})
+            response = connection.getresponse()
+            response.read()
+            location = response.getheader("Location") or ""
+            connection.close()
+        except OSError as error:
+            ended = time.time()
+            self.stats.record("enroll-reply", "restart" if self.server.in_window(started, ended) else "error", started, ended)
+            if not self.server.in_window(started, ended):
+                self.stats.fail("enroll-reply", str(error), started, ended)
+            return
+        if response.status != 301:
+            self.stats.record("enroll-reply", f"status {response.status}", started, time.time())
+            if not (response.status >= 500 and self.server.in_window(started, time.time())):
+                self.stats.fail("enroll-reply", f"status {response.status}", started, time.time())
+            return
+        # The outcome is on the result page; a 301 means the reply was handled (registered or refused).
+        path = urllib.parse.urlsplit(location).path
+        result_status, page = self.http("enroll-result", path, {"User-Agent": IPHONE})
+        if result_status != 200:
+            return
+        outcome = page.decode(errors="replace").split("outcome-", 1)[-1].split('"', 1)[0].split(" ", 1)[0]
+        if outcome == "registered":
+            with self.ack_lock:
+                self.acknowledged["devices"].add(udid)
+        self.stats.record("enroll-reply", "ok" if outcome == "registered" else f"outcome {outcome}", started, time.time())
+
+    def crash_body(self):
+        """A crash report: a fixture with a fresh incident identifier, or one already acknowledged
+        (sent again, as SDKs do when they did not see the answer)."""
+        with self.ack_lock:
+            if self.sent_crashes and self.random.random() < 0.3:
+                return self.random.choice(self.sent_crashes), True
+        name = self.random.choice(self.crash_fixtures)
+        text = open(name, encoding="utf-8").read()
+        fresh = str(uuid.UUID(int=self.random.getrandbits(128))).upper()
+        # A new incident identifier makes a new report (reports are kept by their bytes).
+        text = re.sub(r'("incident(?:_id)?"\s*:\s*")[^"]+(")', lambda m: m.group(1) + fresh + m.group(2), text)
+        text = re.sub(r"(Incident Identifier:\s*)\S+", lambda m: m.group(1) + fresh, text)
+        return text.encode(), False
+
+    def crash(self):
+        body, duplicate = self.crash_body()
+        status, data = self.http("crash-dup" if duplicate else "crash", "/api/v1/crashes?key=" + urllib.parse.quote(self.crash_key),
+                                 {"Content-Type": "application/octet-stream"}, expect=(202,), body=body, method="POST")
+        if status == 202:
+            receipt = json.loads(data)
+            if duplicate and not receipt.get("duplicate"):
+                self.stats.fail("crash-dup", f"a report sent again was not recognised as a duplicate: {receipt}", 0, 0)
+            with self.ack_lock:
+                self.acknowledged["crashes"].add(receipt["id"])
+                if not duplicate:
+                    self.sent_crashes.append(body)
+
+    def multipart(self, fields, files):
+        boundary = "soak" + uuid.uuid4().hex
+        chunks = []
+        for name, value in fields:
+            chunks.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
+        for name, path in files:
+            with open(path, "rb") as handle:
+                data = handle.read()
+            chunks.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{os.path.basename(path)}"\r\n'
+                          f'Content-Type: application/octet-stream\r\n\r\n'.encode() + data + b"\r\n")
+        chunks.append(f"--{boundary}--\r\n".encode())
+        return b"".join(chunks), f"multipart/form-data; boundary={boundary}"
+
+    def api_release(self):
+        """A CI upload through the API: the ipa and its dSYMs, released again each time."""
+        time.sleep(self.random.uniform(0.5, 2))
+        app = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Fixtures", "formats", "app")
+        body, content_type = self.multipart([("notes", "Soak upload"), ("again", "true")],
+                                            [("ipa", os.path.join(app, "Beta.ipa")), ("dsym", os.path.join(app, "Beta.app.dSYM.zip")),
+                                             ("dsym", os.path.join(app, "BetaWidget.appex.dSYM.zip"))])
+        status, data = self.http("api-release", "/api/v1/releases", {"Authorization": f"Bearer {self.api_token}",
+                                                                     "Content-Type": content_type},
+                                 expect=(201,), body=body, method="POST")
+        if status == 201:
+            release = json.loads(data)["release"]
+            with self.ack_lock:
+                self.acknowledged["releases"].add(release["id"])
+
     # -- running --------------------------------------------------------------------------------
 
     def worker(self, actions):
@@ -312,14 +448,20 @@ class Soak:
         self.load_state()
         self.server.start()
         actions = [("page", 40), ("manifest", 15), ("download", 15), ("garbage", 5)]
-        features = {}
-        for name, path, method in [("enroll", f"/t/{self.tokens[0]}/enroll.mobileconfig", "GET"),
-                                   ("crash", f"/t/{self.tokens[0]}/crashes", "GET")]:
-            features[name] = self.probe(path, method) not in (None, 404)
-        for name, available in features.items():
-            if not available:
-                self.stats.skipped.add(name)
-        if not os.environ.get("SOAK_API_TOKEN"):
+        if self.probe(f"/t/{self.tokens[0]}/enroll.mobileconfig") not in (None, 404):
+            self.make_signer()
+            actions.append(("enroll", 4))
+        else:
+            self.stats.skipped.add("enroll")
+        fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Fixtures", "symbols", "crashes")
+        self.crash_fixtures = [os.path.join(fixtures, name) for name in sorted(os.listdir(fixtures))] if os.path.isdir(fixtures) else []
+        if self.crash_key and self.crash_fixtures and self.probe("/api/v1/crashes?key=" + self.crash_key, "POST") not in (None, 404):
+            actions.append(("crash", 8))
+        else:
+            self.stats.skipped.add("crash")
+        if self.api_token:
+            actions.append(("api-release", 1))
+        else:
             self.stats.skipped.add("api-release")
         threads = [threading.Thread(target=self.worker, args=(actions,)) for _ in range(8)]
         threads += [threading.Thread(target=self.worker, args=([("cli-write", 1)],)) for _ in range(2)]
@@ -337,7 +479,12 @@ class Soak:
         testers = {t["id"] for t in json.loads(self.cli("testers", "--json").stdout)["testers"]}
         devices = {d["udid"] for d in json.loads(self.cli("devices", "--json").stdout)["devices"]}
         releases = {r["id"] for r in json.loads(self.cli("releases", "--json").stdout)}
-        for name, present in [("testers", testers), ("devices", devices), ("releases", releases)]:
+        checks = [("testers", testers), ("devices", devices), ("releases", releases)]
+        if "crash" not in self.stats.skipped:
+            listed = json.loads(self.cli("crashes", "--json").stdout)
+            reports = listed["reports"] if isinstance(listed, dict) else listed
+            checks.append(("crashes", {r["id"] for r in reports}))
+        for name, present in checks:
             lost = self.acknowledged[name] - present
             if lost:
                 problems.append(f"{len(lost)} acknowledged {name} are missing: {sorted(lost)[:5]}")

@@ -24,6 +24,12 @@ public struct ReleaseRequest: Sendable {
     public var policy: ReleasePolicy
     /// Publish even when a release with the same package (the same SHA-256) exists.
     public var again: Bool
+    /// The .ipa at `path` is a temporary file (an upload, already synced to disk in the home's
+    /// `tmp/`) that may be moved into the archive instead of copied: the bytes are written once.
+    public var movesInput = false
+    /// The SHA-256 of the .ipa at `path` when the caller computed it while writing the file (an
+    /// upload): the file is then not read again to hash it.
+    public var inputSHA256: HashDigest?
 
     /// Creates a request.
     public init(path: String, dsymPaths: [String] = [], notes: String? = nil, groups: [String] = [],
@@ -63,7 +69,8 @@ extension Archive {
         let packageCopy = "\(staging)/package"
         var ingestor = ArtifactIngestor(workDirectory: staging, progress: progress)
         // An .ipa is archived as it is, copied while it is hashed; an .xcarchive is packaged into an ipa below.
-        if request.path.lowercased().hasSuffix(".ipa") { ingestor.copyInputTo = packageCopy }
+        if request.path.lowercased().hasSuffix(".ipa") && !request.movesInput { ingestor.copyInputTo = packageCopy }
+        if request.path.lowercased().hasSuffix(".ipa") { ingestor.knownSHA256 = request.inputSHA256 }
         let build = try ingestor.ingest(path: request.path)
         ingestor.copyInputTo = nil
         // The same build is the same package: an .ipa is known by its hash now, before any
@@ -80,6 +87,9 @@ extension Archive {
         guard validation.isAccepted, let app = build.app else { throw ArchiveError.refused(validation) }
         var staged = StagedBlobs()
         let packageDigest: HashDigest
+        if request.movesInput, build.kind != .xcarchive, request.path.lowercased().hasSuffix(".ipa") {
+            guard rename(request.path, packageCopy) == 0 else { throw FileSystemError(operation: "move", path: request.path, errno: errno) }
+        }
         if build.kind == .xcarchive {
             let ipa = "\(staging)/package-ipa"
             let packaged = try IPAPackager.package(input: request.path, appBundlePath: app.bundlePath, to: ipa)

@@ -16,6 +16,9 @@ public struct ArtifactIngestor: Sendable {
     public var progress: IngestProgressHandler?
     /// When set, a zip input is copied to this new file while it is hashed (one read for both).
     public var copyInputTo: String?
+    /// The input's SHA-256 when the caller already computed it (an upload hashed as it arrived):
+    /// the file is then not read a second time to hash it. Ignored when `copyInputTo` is set.
+    public var knownSHA256: HashDigest?
 
     /// Plists and profiles are small; anything larger is refused rather than read into memory.
     static let maxSmallFile = 16 << 20
@@ -51,15 +54,16 @@ public struct ArtifactIngestor: Sendable {
     private func ingestFile(_ path: String) throws(IngestError) -> IngestedArtifact {
         let file: FileByteSource
         do { file = try FileByteSource(path: path) } catch { throw IngestError.fileSystem(error) }
-        let hashing = BackgroundHash(path: path, copyTo: copyInputTo, progress: progress, total: file.size)
+        let known = copyInputTo == nil ? knownSHA256 : nil
+        let hashing = known == nil ? BackgroundHash(path: path, copyTo: copyInputTo, progress: progress, total: file.size) : nil
         do {
             let archive = try ZipArchive(source: file, limits: limits)
             let source = ZipBundleSource(archive: archive, workDirectory: workDirectory)
             var artifact = try ingest(source: source, path: path, sha256: nil, size: file.size, isZip: true)
-            artifact.sha256 = try hashing.wait()
+            artifact.sha256 = try known ?? hashing?.wait()
             return artifact
         } catch {
-            _ = try? hashing.wait()
+            _ = try? hashing?.wait()
             if let error = error as? IngestError { throw error }
             throw Self.wrap(error, path: path)
         }

@@ -54,6 +54,7 @@ public final class BlockingPool: Sendable {
                     }
                 }
                 if !queue.push(job) {
+                    job.body = nil
                     continuation.resume(throwing: BlockingPoolError.overloaded(waiting: configuration.queueLimit))
                 }
             }
@@ -136,8 +137,9 @@ private final class JobQueue: @unchecked Sendable {
     /// A worker thread's life: take jobs until the queue is closed and empty.
     func work() {
         while let job = pop() {
-            // The body refers to its job (to see cancellation): clearing it breaks that cycle, or
-            // every job would stay alive with everything its closure captured.
+            // The body refers to its job (to see a cancellation), so the job lets go of the body
+            // before running it: otherwise the pair keeps each other, and everything the caller's
+            // closure captured, alive for ever.
             let body = job.body
             job.body = nil
             body?()

@@ -23,9 +23,10 @@ enum BodySpool {
         defer { closedir(stream) }
         var removed = 0
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            // Read in place: copying `entry.pointee.d_name` copies 256 bytes, past the end of a
+            // short record that sits at the end of readdir's buffer.
+            let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
+            let name = String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
             guard name.hasPrefix(prefix) else { continue }
             let path = directory + "/" + name
             if isAbandoned(name: name, path: path, now: now), unlink(path) == 0 { removed += 1 }

@@ -19,6 +19,14 @@ extension Connection {
             fail(.badRequest, "the path contains a malformed percent-escape; encode '%' as %25")
             return
         }
+        if case .matched(let route, let parameters) = resolution, let check = route.options.headCheck {
+            var probe = request
+            probe.parameters = parameters
+            if let refusal = check(probe) {
+                refuse(refusal, request: request, bodyFollows: head.framing != .none)
+                return
+            }
+        }
         pendingResolution = resolution
         pendingRequest = request
         var limit: Int64
@@ -133,6 +141,22 @@ extension Connection {
         }
         var response = Response.text("\(status.code) \(status.reason): \(message)\n", status: status)
         if let requestID { response.headers.set("X-Request-Id", requestID) }
+        writeResponse(response)
+    }
+
+    /// Answers a request its route's head check refused, without reading its body or running the
+    /// handler chain. When a body follows, the connection closes after the answer (the body is
+    /// read and dropped while lingering), since the next request could not be found after it.
+    func refuse(_ response: Response, request: Request, bodyFollows: Bool) {
+        phase = .handling
+        pendingRequest = nil
+        pendingResolution = nil
+        if bodyFollows { keepAlive = false }
+        if let access = core.log.access {
+            // The middleware never sees this request, so its access log line is written here.
+            let line = "\(request.method) \(core.log.redactTarget(request.target)) \(request.version)"
+            access("\(peer) - - [\(HTTPDate.commonLog(time(nil)))] \"\(line)\" \(response.status.code) - \"-\" \"-\"")
+        }
         writeResponse(response)
     }
 

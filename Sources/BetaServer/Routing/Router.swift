@@ -149,11 +149,20 @@ public struct RouteOptions: Sendable {
     public var execution: Execution
     /// What happens to a body larger than `bodyLimit`.
     public var oversizedBody: OversizedBody
+    /// Decides from the request head alone, before any of the body is read, whether to take the
+    /// request: a response refuses it. The refusal is sent as it is (no middleware runs), no
+    /// `100 Continue` goes out, the body is never read and the connection closes after it. Routes
+    /// that take large uploads use it so a client without credentials cannot make the server
+    /// spool gigabytes first. It runs on the event loop: keep it quick and non-blocking (check a
+    /// header against data in memory); the handler still does the full check.
+    public var headCheck: (@Sendable (Request) -> Response?)?
 
     /// Creates route options.
-    public init(bodyLimit: Int64? = nil, execution: Execution = .concurrent, oversizedBody: OversizedBody = .reject) {
+    public init(bodyLimit: Int64? = nil, execution: Execution = .concurrent, oversizedBody: OversizedBody = .reject,
+                headCheck: (@Sendable (Request) -> Response?)? = nil) {
         self.bodyLimit = bodyLimit
         self.execution = execution
         self.oversizedBody = oversizedBody
+        self.headCheck = headCheck
     }
 }

@@ -27,6 +27,10 @@ public final class BetaWebApplication: Sendable {
     let assets: WebAssets
     /// Crash intake: durable group-committed uploads, the background processor, rate limits.
     let crashes: CrashIntake
+    /// Failed dashboard logins per address.
+    let loginThrottle = LoginThrottle()
+    /// Live tokens and sessions by digest, for turning away uploads before their body is read.
+    let credentials = CredentialCache()
     private let watcher: StoreChangeWatcher
     private let watchTask = Mutex<Task<Void, Never>?>(nil)
 
@@ -78,10 +82,11 @@ public final class BetaWebApplication: Sendable {
     }
 
     /// The application's middleware, inside the server's standard layers: security headers on every
-    /// response, then HTML error pages.
+    /// response, then HTML error pages, and inside those problem+json errors for the API.
     public var middleware: [any Middleware] {
         [SecurityHeadersMiddleware(), WebErrorMiddleware(pages: { [self] request, error in await errorPage(request, error) },
-                                                         internalError: { [self] request, context in await internalErrorPage(request, context) })]
+                                                         internalError: { [self] request, context in await internalErrorPage(request, context) }),
+         APIProblemMiddleware()]
     }
 
     /// Rewrites request targets for logs: a tester's token, and an app's crash ingest key, become `…`.

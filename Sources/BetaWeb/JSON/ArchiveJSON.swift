@@ -118,6 +118,8 @@ public enum ArchiveJSON {
         public var slices: [SliceJSON]?
         /// Completed downloads (in `show-release`).
         public var downloads: [DownloadJSON]?
+        /// How many downloads completed (API release lists; absent elsewhere).
+        public var downloadCount: Int? = nil
     }
 
     /// Who a release is offered to.

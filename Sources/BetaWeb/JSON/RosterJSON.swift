@@ -44,6 +44,8 @@ public enum RosterJSON {
         public var removed: String?
         /// True when the tester registered it from the device and no ad hoc profile includes it yet.
         public var pending: Bool = false
+        /// Whether the current ad hoc profile provisions it (API device lists; absent elsewhere).
+        public var inProfile: Bool? = nil
     }
 
     /// Slot usage of one family.

@@ -3,8 +3,9 @@ import Mustache
 /// Renders the pages from the loaded templates. Templates are parsed once, when the server starts:
 /// a broken override fails the start with the file, line and tag, never a page view.
 struct PageRenderer: Sendable {
-    /// Templates every page needs; a template set without them cannot serve testers.
-    static let required = ["tester", "release", "message"]
+    /// Templates every page needs; a template set without them cannot serve testers or the dashboard.
+    static let required = ["tester", "release", "message", "admin-login", "admin-message", "admin-overview", "admin-testers", "admin-tester",
+                           "admin-devices", "admin-releases", "admin-release", "admin-profiles", "admin-profile", "admin-symbols"]
 
     let library: MustacheLibrary
 

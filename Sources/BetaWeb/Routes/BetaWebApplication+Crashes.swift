@@ -31,7 +31,8 @@ extension BetaWebApplication {
         router.post("/api/kscrash/:key", options: RouteOptions(bodyLimit: limits.maxReportBytes * 4 + (1 << 20), execution: .eventLoop)) { [self] request, _ in
             await kscrashReports(request)
         }
-        router.post("/api/v1/crashes", options: raw) { [self] request, _ in await rawCrash(request) }
+        // Described with the API's operations (`crashOperations`); its errors are problem+json like theirs.
+        router.post("/api/v1/crashes", options: raw) { [self] request, context in await rawCrash(request, requestID: context.requestID) }
     }
 
     /// The body limit of the tester page's upload: every allowed file at its largest, plus the form.
@@ -155,9 +156,10 @@ extension BetaWebApplication {
         }
     }
 
-    /// `POST /api/v1/crashes?key=<key>`: the report as the body; 202 with its receipt.
-    func rawCrash(_ request: Request) async -> Response {
-        await answer(request, success: .init(code: 202), body: { receipts in Self.receiptsJSON(receipts, single: true) }) { key in
+    /// `POST /api/v1/crashes?key=<key>`: the report as the body; 202 with its receipt. Errors are
+    /// RFC 9457 problems, as everywhere under `/api/v1`.
+    func rawCrash(_ request: Request, requestID: String) async -> Response {
+        await answer(request, success: .init(code: 202), problems: requestID, body: { receipts in Self.receiptsJSON(receipts, single: true) }) { key in
             let bytes: [UInt8]
             switch request.body {
             case .empty: bytes = []
@@ -175,8 +177,25 @@ extension BetaWebApplication {
 
     /// Runs an SDK upload: checks the key, reads the submissions, refuses what is not a report,
     /// applies the key's rate limit, stores durably and answers. Errors become plain-text answers.
-    private func answer(_ request: Request, success: HTTPStatus, body: @escaping @Sendable ([CrashReceipt]) -> [UInt8],
+    /// With `problems` (the request id), errors are problem+json for the API; else plain text for SDKs.
+    private func answer(_ request: Request, success: HTTPStatus, problems: String? = nil, body: @escaping @Sendable ([CrashReceipt]) -> [UInt8],
                         _ read: @Sendable (CrashKey) async throws -> [CrashSubmission]) async -> Response {
+        func plain(_ status: HTTPStatus, _ message: String, retryAfter: Int? = nil) -> Response {
+            guard let requestID = problems else { return Self.plain(status, message, retryAfter: retryAfter) }
+            let kind: APIProblem.Kind = switch status.code {
+            case 401, 404: .unauthorized
+            case 413: .contentTooLarge
+            case 415: .unsupportedMediaType
+            case 422: .invalidInput
+            case 429: .tooManyRequests
+            case 503: .serviceUnavailable
+            case 400 ..< 500: .badRequest
+            default: .internalError
+            }
+            var headers: HTTPHeaders = [:]
+            if let retryAfter { headers.set("Retry-After", String(retryAfter)) }
+            return APIProblem(kind, message, headers: headers).response(instance: request.path, requestID: requestID)
+        }
         do {
             let presented = request.parameters["key"] ?? request.queryValue("key") ?? ""
             let store = crashes.store
@@ -203,14 +222,14 @@ extension BetaWebApplication {
             response.headers.set("Cache-Control", "no-store")
             return response
         } catch let refusal as IntakeRefusal {
-            return Self.plain(refusal.status, refusal.message, retryAfter: refusal.retryAfter)
+            return plain(refusal.status, refusal.message, retryAfter: refusal.retryAfter)
         } catch let error as CrashError {
-            if case .tooLarge = error { return Self.plain(.contentTooLarge, error.description) }
-            return Self.plain(error.category == .invalidInput ? IntakeRefusal.unprocessable : .badRequest, error.description)
+            if case .tooLarge = error { return plain(.contentTooLarge, error.description) }
+            return plain(error.category == .invalidInput ? IntakeRefusal.unprocessable : .badRequest, error.description)
         } catch let error as BlockingPoolError {
-            return Self.plain(.serviceUnavailable, error.description, retryAfter: 5)
+            return plain(.serviceUnavailable, error.description, retryAfter: 5)
         } catch {
-            return Self.plain(.internalServerError, "the report could not be stored; try again later")
+            return plain(.internalServerError, "the report could not be stored; try again later")
         }
     }
 

@@ -1,14 +1,17 @@
 import BetaServer
 
 extension BetaWebApplication {
-    /// Every route: the health check, static assets, and the tester pages under `/t/<token>`.
+    /// Every route: the health check, static assets, the tester pages under `/t/<token>`, the JSON API
+    /// under `/api/v1` and the dashboard under `/admin`.
     public var router: Router {
         var router = Router()
         // Handlers run on the connection's event loop: they never block (SQLite, file opens and the
         // like go to the blocking pool and are awaited), and pages mostly come from memory, so the
         // hop to Swift's shared pool and back would cost more than the work.
         let loop = RouteOptions(execution: .eventLoop)
-        router.notFound = { [self] request, _ in await errorPage(request, .notFound) }
+        router.notFound = { [self] request, context in
+            APIPaths.contains(request.path) ? apiNotFound(request, context) : await errorPage(request, .notFound)
+        }
         router.get("/assets/brand.css", options: loop) { [self] request, _ in try await brandStylesheet(request) }
         router.get("/assets/*path", options: loop) { [self] request, _ in asset(request) }
         // Secret links: never sent on as a Referer, never stored by a cache, never compressed (their
@@ -28,6 +31,8 @@ extension BetaWebApplication {
             }
             addEnrollmentRoutes(to: &tester)
         }
+        addAPIRoutes(to: &router)
+        addAdminRoutes(to: &router)
         addCrashRoutes(to: &router)
         return router
     }

@@ -9,7 +9,7 @@ enum CommandRegistry {
         ReleaseCommand.self, AddSymbolsCommand.self, SymbolsCommand.self, ReleasesCommand.self, ShowReleaseCommand.self, RevokeCommand.self,
         SymbolicateCommand.self, InspectCommand.self,
         CrashKeyCommand.self, AddCrashCommand.self, CrashesCommand.self, CrashGroupsCommand.self, ShowCrashCommand.self,
-        ServeCommand.self, SigningIdentityCommand.self,
+        ServeCommand.self, SigningIdentityCommand.self, TokenCommand.self,
         BackupCommand.self, VerifyCommand.self, RestoreCommand.self,
     ] }
 

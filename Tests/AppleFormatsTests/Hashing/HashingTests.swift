@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import AppleFormats
 
 @Suite struct HashingTests {
@@ -50,14 +51,7 @@ import Testing
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString).bin")
         try Data(bytes).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sha256sum", url.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let output = try runToolNow("sha256sum", [url.path]).output
         let expected = String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init)
         #expect(SHA256.hash(bytes).hex == expected)
     }

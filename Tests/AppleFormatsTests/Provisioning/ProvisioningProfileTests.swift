@@ -233,14 +233,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try payload.write(toFile: dir + "/payload", atomically: true, encoding: .utf8)
         func openssl(_ arguments: [String]) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["openssl"] + arguments
-            process.currentDirectoryURL = URL(fileURLWithPath: dir)
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+            guard try runToolNow("openssl", arguments, directory: dir).status == 0 else { throw CocoaError(.fileWriteUnknown) }
         }
         try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "1", "-subj", "/CN=throwaway"])
         try openssl(["cms", "-sign", "-binary", "-outform", "DER", "-in", "payload", "-signer", "cert.pem", "-inkey", "key.pem", "-out", "signed"]

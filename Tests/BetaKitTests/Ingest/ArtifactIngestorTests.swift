@@ -145,11 +145,6 @@ import TestSupport
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileReadUnknown) }
+        guard try runToolNow(tool, arguments).status == 0 else { throw CocoaError(.fileReadUnknown) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs llvm-symbolizer (the oracle) when it is installed; tests that need it skip otherwise.
 enum LLVMSymbolizer {
@@ -18,23 +19,9 @@ enum LLVMSymbolizer {
     /// `llvm-symbolizer --inlines --no-demangle` for each address of `object` (slice `architecture`).
     static func symbolize(object: String, architecture: String, addresses: [UInt64]) throws -> [[SymbolFixtures.Frame]] {
         guard let executable else { return [] }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--inlines", "--no-demangle", "--output-style=JSON", "--default-arch=\(architecture)", "--obj=\(object)"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
         let text = addresses.map { "0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n"
-        // Write from another thread so a full output pipe cannot deadlock the exchange.
-        let writer = Thread {
-            input.fileHandleForWriting.write(Data(text.utf8))
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try runToolNow(executable, ["--inlines", "--no-demangle", "--output-style=JSON", "--default-arch=\(architecture)", "--obj=\(object)"],
+                                  input: Data(text.utf8)).output
         struct Entry: Decodable {
             struct Symbol: Decodable {
                 var FunctionName: String

@@ -111,3 +111,27 @@ import Testing
         await #expect(throws: BlockingPoolError.self) { try await pool.run { 1 } }
     }
 }
+
+/// A job's closure, and what it captured, is released once the job has run: a pool that kept it
+/// would keep every request's buffers and files alive for ever.
+@Suite struct BlockingPoolReleaseTests {
+    final class Captured: Sendable {}
+
+    @Test func whatAJobCapturedIsReleasedOnceItRan() async throws {
+        let pool = try BlockingPool(configuration: .init(threads: 2, queueLimit: 8))
+        defer { pool.shutdown() }
+        let released = Locked(0)
+        for _ in 0 ..< 8 {
+            weak var watched: Captured?
+            do {
+                let captured = Captured()
+                watched = captured
+                try await pool.run { _ = captured }
+            }
+            // The pool thread may still be unwinding from the job: give it a moment.
+            for _ in 0 ..< 200 where watched != nil { try await Task.sleep(for: .milliseconds(5)) }
+            if watched == nil { released.withLock { $0 += 1 } }
+        }
+        #expect(released.value == 8)
+    }
+}

@@ -13,7 +13,7 @@ import Darwin
 @Suite(.serialized) struct DescriptorLimitIntegrationTests {
     /// A BetaServerHost started under `ulimit -n 256`, logging to a file.
     struct LimitedHost {
-        let process: Process
+        let process: ChildProcess
         let port: Int
         let logPath: String
 
@@ -21,18 +21,12 @@ import Darwin
             let executable = try #require(HostExecutable.url)
             let portFile = scratch.child("port")
             logPath = scratch.child("host.log")
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
             // The handshake completes in the kernel whether or not the server accepts, so the
             // held connections stay idle for the whole test (header deadline 120 s).
             let command = (["exec", executable.path, "--listen", "127.0.0.1:0", "--port-file", portFile,
                             "--loops", "2", "--header-timeout", "120", "--max-connections-per-ip", "0"] + extraArguments)
                 .map { "'\($0)'" }.joined(separator: " ")
-            process.arguments = ["-c", "ulimit -n 256 && " + command]
-            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            process = try ChildProcess("/bin/sh", ["-c", "ulimit -n 256 && " + command], error: .file(logPath))
             var found = 0
             for _ in 0..<600 where found == 0 {
                 if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let value = Int(text) { found = value }
@@ -43,10 +37,7 @@ import Darwin
 
         var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-        func stop() {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
+        func stop() { process.stop(grace: 30) }
     }
 
     /// Attempts `count` connections to `port` and keeps those that connect; blocking, so run it

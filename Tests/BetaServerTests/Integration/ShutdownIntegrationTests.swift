@@ -11,14 +11,11 @@ import TestSupport
         let content = patternBytes(24 * 1024 * 1024, seed: 5)
         _ = try scratch.write("large.bin", content)
         let portFile = scratch.path + "/port"
-        let host = Process()
         let executable: URL = try #require(HostExecutable.url)
-        host.executableURL = executable
-        host.arguments = ["--listen", "127.0.0.1:0", "--root", scratch.path, "--port-file", portFile, "--grace", "60"]
         let errors = Pipe()
-        host.standardError = errors
-        try host.run()
-        defer { if host.isRunning { host.terminate() } }
+        let host = try ChildProcess(executable.path, ["--listen", "127.0.0.1:0", "--root", scratch.path, "--port-file", portFile, "--grace", "60"],
+                                    error: .pipe(errors))
+        defer { host.stop() }
         var port = 0
         for _ in 0..<600 where port == 0 {
             if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let value = Int(text) { port = value }

@@ -1,0 +1,46 @@
+import BetaKit
+import BetaServer
+
+extension BetaWebApplication {
+    /// Every operation of `/api/v1`, in the order the OpenAPI document lists them. Crash reports
+    /// and crash groups join as a further list of operations in a file of their own; an ingest
+    /// endpoint with its own key states its `security` and, if it has its own route group, is
+    /// `isRoutedElsewhere`.
+    var apiOperations: [APIOperation] {
+        testerOperations + deviceOperations + profileOperations + releaseOperations + symbolOperations + crashOperations + adminOperations
+            + [openAPIOperation]
+    }
+
+    /// `GET /api/v1/openapi.json`: the OpenAPI 3.1 document; it needs no token.
+    var openAPIOperation: APIOperation {
+        APIOperation(method: .get, path: "/openapi.json", scope: nil, operationID: "getOpenAPI", tag: "API",
+                     summary: "This API's OpenAPI 3.1 description.",
+                     outcomes: [.init(status: 200, description: "The document.", schema: .object([], additional: .any()))]) { [self] call in
+            let settings = try await snapshots.current().snapshot.settings
+            let base = PublicBase(request: call.request, publicURL: settings.publicURL)
+            return try Response.api(OpenAPIDocument.make(operations: apiOperations, serverURL: base.url + APIPaths.prefix))
+        }
+    }
+
+    /// Registers every API operation under `/api/v1`, each behind its token check.
+    func addAPIRoutes(to router: inout Router) {
+        let operations = apiOperations
+        router.group(APIPaths.prefix, middleware: [ConditionalGetMiddleware()]) { api in
+            for operation in operations where !operation.isRoutedElsewhere {
+                var options = RouteOptions(bodyLimit: operation.bodyLimit, execution: .eventLoop)
+                if operation.checksTokenBeforeBody, let scope = operation.scope { options.headCheck = uploadHeadCheck(scope: scope) }
+                api.on(operation.method, operation.path, options: options) { [self] request, context in
+                    var token: AccessToken?
+                    if let scope = operation.scope { token = try await authenticate(request, requiring: scope) }
+                    return try await operation.handler(APICall(request: request, context: context, token: token))
+                }
+            }
+        }
+    }
+
+    /// The 404 of an API path: a problem, not a page.
+    func apiNotFound(_ request: Request, _ context: Context) -> Response {
+        APIProblem(.notFound, "there is no \(request.method) \(String(request.path.prefix(200))) in this API; GET \(APIPaths.prefix)/openapi.json lists every operation")
+            .response(instance: request.path, requestID: context.requestID)
+    }
+}

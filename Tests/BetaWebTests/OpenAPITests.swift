@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import BetaKit
+@testable import BetaServer
+@testable import BetaWeb
+
+/// `GET /api/v1/openapi.json` describes every route the server registers, every route it
+/// describes answers, openapi-spec-validator accepts it as OpenAPI 3.1, and real answers
+/// (successes and problems) validate against its schemas with no field left undocumented.
+@Suite(.serialized) struct OpenAPITests {
+    /// `GET /testers/{id}` for every operation of a document.
+    static func documented(_ document: [String: Any]) throws -> Set<String> {
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        return Set(paths.flatMap { path, item in item.keys.map { "\($0.uppercased()) \(path)" } })
+    }
+
+    @Test func everyRegisteredAPIRouteIsDocumented() async throws {
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
+        defer { server.stop() }
+        let document = try await api(server, "GET", "/openapi.json", token: nil).object()
+        let documented = try Self.documented(document)
+        let app = try BetaWebApplication(home: try Home.open(at: fixture.cli.home), configuration: WebConfiguration())
+        defer { app.stop() }
+        let registered = Set(app.router.routes.filter { $0.pattern.hasPrefix("/api/v1/") }.map { route -> String in
+            let path = route.pattern.dropFirst("/api/v1".count).split(separator: "/", omittingEmptySubsequences: false)
+                .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+            return "\(route.method.rawValue) \(path)"
+        })
+        #expect(registered.count >= 20)
+        #expect(registered.subtracting(documented).isEmpty, "routes missing from openapi.json: \(registered.subtracting(documented).sorted())")
+        #expect(documented.subtracting(registered).isEmpty, "documented but not routed: \(documented.subtracting(registered).sorted())")
+        // No API route sits outside /api/v1, where the document and the problem+json errors apply,
+        // but the crash SDKs' own fixed paths (HockeySDK's /api/2/apps/<key>/…, KSCrash's sink).
+        let sdkPaths = ["/api/2/apps/", "/api/kscrash/"]
+        let outside = app.router.routes.map(\.pattern).filter { $0.hasPrefix("/api/") && !$0.hasPrefix("/api/v1/") }
+        #expect(outside.allSatisfy { path in sdkPaths.contains { path.hasPrefix($0) } }, "API routes outside /api/v1: \(outside)")
+    }
+
+    /// One call per documented operation, chosen to succeed, in an order where each finds what it needs.
+    static func calls(profile: String, key: String, app: (String) -> String) -> [(operation: String, path: String, arguments: [String])] {
+        [
+            ("GET /testers", "/testers", []),
+            ("POST /testers", "/testers", ["-H", "Content-Type: application/json", "--data-binary", #"{"name": "Zed", "groups": ["qa"]}"#]),
+            ("GET /testers/{id}", "/testers/1", []),
+            ("PUT /testers/{id}/groups", "/testers/1/groups", ["-H", "Content-Type: application/json", "--data-binary", #"{"groups": ["qa", "beta"]}"#]),
+            ("POST /testers/{id}/link", "/testers/2/link", []),
+            ("DELETE /testers/{id}", "/testers/3", []),
+            ("GET /devices", "/devices", []),
+            ("GET /devices/pending", "/devices/pending", []),
+            ("POST /devices", "/devices", ["-H", "Content-Type: application/json", "--data-binary",
+                                           #"{"tester": 1, "udid": "00008120-0000000000000F06", "model": "iPad14,3"}"#]),
+            ("GET /devices/export", "/devices/export?format=tsv", []),
+            ("GET /devices/{udid}", "/devices/00008030-0000000000000A01", []),
+            ("DELETE /devices/{udid}", "/devices/00008120-0000000000000F06", []),
+            ("GET /profiles", "/profiles", []),
+            ("POST /profiles", "/profiles", ["-H", "Content-Type: application/octet-stream", "--data-binary",
+                                             "@" + LocalFixtures.url("formats/profiles/beta_development.mobileprovision").path]),
+            ("GET /profiles/{uuid}", "/profiles/\(profile)", []),
+            ("GET /profiles/{uuid}/check", "/profiles/\(profile)/check", []),
+            ("GET /releases", "/releases", []),
+            ("POST /releases", "/releases", ["-F", "ipa=@\(app("Beta.ipa"))", "-F", "again=true", "-F", "notes=docs"]),
+            ("GET /releases/{id}", "/releases/1", []),
+            ("POST /releases/{id}/revoke", "/releases/1/revoke", []),
+            ("GET /symbols", "/symbols", []),
+            ("GET /symbols/missing", "/symbols/missing", []),
+            ("POST /symbols", "/symbols", ["-F", "dsym=@\(app("Beta.app.dSYM.zip"))"]),
+            // An app's crash reporter: its ingest key, not a token.
+            ("POST /crashes", "/crashes?key=\(key)&name=App-309.ips", ["-H", "Content-Type: application/octet-stream", "--data-binary",
+                                                                       "@" + LocalFixtures.url("symbols/crashes/App-309.ips").path]),
+            ("GET /settings", "/settings", []),
+            ("PATCH /settings", "/settings", ["-H", "Content-Type: application/json", "--data-binary", #"{"brandName": "Docs"}"#]),
+            ("GET /tokens", "/tokens", []),
+            ("POST /tokens", "/tokens", ["-H", "Content-Type: application/json", "--data-binary", #"{"name": "temp", "scope": "read"}"#]),
+            ("DELETE /tokens/{name}", "/tokens/temp", []),
+            ("GET /openapi.json", "/openapi.json", []),
+        ]
+    }
+
+    @Test(.enabled(if: PythonOracles.isInstalled, "needs the Python oracles (.ci/install-deps --test)"))
+    func everyDocumentedOperationAnswersAndItsAnswersMatchTheSchemas() async throws {
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
+        defer { server.stop() }
+        let profile = try #require((try cliJSON(fixture.cli, "profiles", "--json") as? [[String: Any]])?.first?["uuid"] as? String)
+        let document = try await api(server, "GET", "/openapi.json", token: nil).object()
+        let key = try #require((try cliJSON(fixture.cli, "crash-key", "create", "com.example.beta", "--json") as? [String: Any])?["key"] as? String)
+        let calls = Self.calls(profile: profile, key: key, app: WebFixture.app)
+        #expect(Set(calls.map(\.operation)) == (try Self.documented(document)), "the table covers exactly the documented operations")
+        // Each operation is called with the smallest scope its document states (none, read, write or
+        // admin): an operation that needs more than it says fails here, one that needs less fails
+        // APIAuthTests. One with a credential of another kind (an ingest key) carries it in its call.
+        let paths = try #require(document["paths"] as? [String: [String: [String: Any]]])
+        let tokens = ["read": fixture.read, "write": fixture.write, "admin": fixture.admin]
+        var answers: [[String: Any]] = []
+        for call in calls {
+            let method = String(call.operation.prefix { $0 != " " })
+            let path = String(call.operation.drop { $0 != " " }.dropFirst())
+            let security = try #require(paths[path]?[method.lowercased()]?["security"] as? [[String: [String]]], "\(call.operation)")
+            let token = try security.first?["bearer"].map { try #require(tokens[$0.first ?? ""], "\(call.operation): \(security)") }
+            let answer = try await api(server, method, call.path, token: token, call.arguments)
+            #expect(answer.status != 404 && answer.status < 300, "\(call.operation) answered \(answer.status): \(answer.text.prefix(300))")
+            answers.append(["method": method, "path": call.path, "operation": String(call.operation.drop { $0 != " " }.dropFirst()),
+                            "answer": ["status": answer.status, "contentType": answer.headers["content-type"] ?? "", "body": answer.text]])
+        }
+        // Problems are documented answers too.
+        for (path, status) in [("/testers/999", 404), ("/devices/xyz", 422), ("/releases?cursor=!", 400)] {
+            let answer = try await api(server, "GET", path, token: fixture.admin)
+            #expect(answer.status == status)
+            let operation = path.hasPrefix("/testers") ? "/testers/{id}" : path.hasPrefix("/devices") ? "/devices/{udid}" : "/releases"
+            answers.append(["method": "GET", "path": path, "operation": operation,
+                            "answer": ["status": answer.status, "contentType": answer.headers["content-type"] ?? "", "body": answer.text]])
+        }
+        // And the lists as they are now, fetched by the checker itself.
+        for path in ["/testers", "/devices", "/profiles", "/releases", "/symbols", "/symbols/missing", "/tokens", "/settings"] {
+            answers.append(["method": "GET", "path": path, "operation": path])
+        }
+        let requests = try TemporaryDirectory("openapi")
+        try JSONSerialization.data(withJSONObject: answers).write(to: URL(fileURLWithPath: requests.child("requests.json")))
+        let script = Repository.root.appendingPathComponent("Tests/Clients/openapi_check.py").path
+        let result = try await runTool(PythonOracles.python, [script, server.base, fixture.admin, requests.child("requests.json")], timeout: 300)
+        #expect(result.status == 0, "openapi_check.py failed: \(result.error)")
+        let report = try #require(try JSONSerialization.jsonObject(with: result.output) as? [String: Any])
+        #expect(report["valid"] as? Bool == true, "openapi-spec-validator accepts the document")
+        #expect((report["checked"] as? [String])?.count == answers.count)
+        #expect((report["failures"] as? [String]) == [], "answers that do not match the document: \(report["failures"] ?? "")")
+        withExtendedLifetime(requests) {}
+    }
+
+    @Test func theDocumentNamesTheServerEveryScopeAndTheProblemShape() async throws {
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
+        defer { server.stop() }
+        let document = try await api(server, "GET", "/openapi.json", token: nil).object()
+        #expect(document["openapi"] as? String == "3.1.0")
+        #expect((document["servers"] as? [[String: Any]])?.first?["url"] as? String == "\(server.base)/api/v1")
+        let components = try #require(document["components"] as? [String: Any])
+        let schemes = try #require(components["securitySchemes"] as? [String: [String: Any]])
+        #expect(schemes["bearer"]?["scheme"] as? String == "bearer")
+        let schemas = try #require(components["schemas"] as? [String: Any])
+        for name in ["Tester", "Device", "DeviceList", "Release", "CreatedRelease", "Profile", "ProfileCheck", "Symbol", "Settings", "Token", "Problem"] {
+            #expect(schemas[name] != nil, "\(name) is described")
+        }
+        // Request bodies the API refuses unknown fields of say so.
+        let newTester = try #require(schemas["NewTester"] as? [String: Any])
+        #expect(newTester["additionalProperties"] as? Bool == false)
+        let upload = try #require(((document["paths"] as? [String: Any])?["/releases"] as? [String: Any])?["post"] as? [String: Any])
+        let content = try #require((upload["requestBody"] as? [String: Any])?["content"] as? [String: Any])
+        #expect(content["multipart/form-data"] != nil)
+        #expect((upload["security"] as? [[String: [String]]]) == [["bearer": ["write"]]])
+    }
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Drives the betactl dashboard in real headless Chromium at phone width (Selenium +
+chromium-driver), as a person would, and reports what happened as JSON.
+
+Usage: admin_browser.py BASE TOKEN BUILD DSYM_ZIP SCREENSHOT_DIR
+
+It logs in with TOKEN, adds a tester through the form, uploads BUILD with DSYM_ZIP through the
+release form (the page's script sends it with XMLHttpRequest and shows progress), finds the new
+release in the list, then posts the add-tester form with its CSRF field removed. Every dashboard
+page is screenshotted (whole page) and checked for horizontal overflow; console errors (a CSP
+violation is one) are collected.
+"""
+import json
+import sys
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 "
+          "(KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1")
+
+
+def main():
+    base, token, build, dsym, shots = sys.argv[1:6]
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--no-first-run", "--disable-extensions", "--disable-background-networking"):
+        options.add_argument(flag)
+    options.add_experimental_option("mobileEmulation", {
+        "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2.0, "touch": True}, "userAgent": IPHONE})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    wait = WebDriverWait(driver, 600)
+    report = {"pages": {}}
+    try:
+        driver.get(base + "/admin")
+        report["loginURL"] = driver.current_url
+        driver.find_element(By.ID, "token").send_keys(token)
+        driver.find_element(By.CSS_SELECTOR, "#login-form button[type=submit]").click()
+        wait.until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, ".admin-nav")))
+        report["afterLogin"] = driver.current_url
+
+        # Add a tester.
+        driver.get(base + "/admin/testers")
+        driver.find_element(By.ID, "tester-name").send_keys("Selenium Sam")
+        driver.find_element(By.ID, "tester-email").send_keys("sam@example.com")
+        driver.find_element(By.ID, "tester-groups").send_keys("qa")
+        driver.find_element(By.CSS_SELECTOR, "#add-tester-form button[type=submit]").click()
+        wait.until(expected_conditions.presence_of_element_located((By.ID, "tester-link")))
+        report["testerPage"] = driver.current_url
+        report["testerNotice"] = driver.find_element(By.ID, "notice").text
+        report["testerLink"] = driver.find_element(By.ID, "tester-link").get_attribute("value")
+        report["copyButtonShown"] = driver.find_element(By.CSS_SELECTOR, "#link button.copy").is_displayed()
+
+        # Upload a release through the form; the script reports progress and follows the answer.
+        driver.get(base + "/admin/releases")
+        # What the progress bar showed, kept in sessionStorage across the page change that follows.
+        driver.execute_script("""
+            var bar = document.querySelector('#release-form .upload-progress');
+            var seen = [];
+            new MutationObserver(function () {
+                seen.push(bar.hidden ? -1 : Number(bar.value));
+                sessionStorage.setItem('progress', JSON.stringify(seen));
+            }).observe(bar, {attributes: true, attributeFilter: ['hidden', 'value']});
+        """)
+        driver.find_element(By.ID, "release-ipa").send_keys(build)
+        driver.find_element(By.ID, "release-dsym").send_keys(dsym)  # several files: paths separated by newlines
+        driver.find_element(By.ID, "release-notes").send_keys("Uploaded from the dashboard")
+        driver.find_element(By.ID, "release-group").send_keys("qa")
+        driver.find_element(By.CSS_SELECTOR, "#release-form button[type=submit]").click()
+        wait.until(lambda d: "/admin/releases/" in d.current_url or d.find_elements(By.ID, "error"))
+        if "/admin/releases/" not in driver.current_url:
+            report["uploadError"] = driver.find_element(By.ID, "error").text
+            print(json.dumps(report))
+            return
+        report["releasePage"] = driver.current_url
+        report["releaseNotice"] = driver.find_element(By.ID, "notice").text
+        report["releaseHeading"] = driver.find_element(By.TAG_NAME, "h1").text
+        driver.get(base + "/admin/releases")
+        report["listedReleases"] = [row.get_attribute("id") for row in driver.find_elements(By.CSS_SELECTOR, "#release-list tbody tr")]
+
+        # The same form without its CSRF token is refused.
+        driver.get(base + "/admin/testers")
+        driver.execute_script("document.querySelector('#add-tester-form input[name=csrf]').remove()")
+        driver.find_element(By.ID, "tester-name").send_keys("Mallory")
+        driver.find_element(By.CSS_SELECTOR, "#add-tester-form button[type=submit]").click()
+        wait.until(expected_conditions.presence_of_element_located((By.ID, "error")))
+        report["csrfRefusal"] = driver.find_element(By.ID, "error").text
+        driver.get(base + "/admin/testers")
+        report["testersAfterRefusal"] = [cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "#testers tbody tr td:first-child")]
+
+        # Every page at phone width: nothing wider than the screen, and a screenshot to look at.
+        pages = {"overview": "/admin", "testers": "/admin/testers", "tester": report["testerPage"].replace(base, "").split("?")[0],
+                 "devices": "/admin/devices", "releases": "/admin/releases",
+                 "release": report["releasePage"].replace(base, "").split("?")[0], "profiles": "/admin/profiles",
+                 "symbols": "/admin/symbols"}
+        for name, path in pages.items():
+            driver.get(base + path)
+            width = driver.execute_script("return window.innerWidth")
+            report["pages"][name] = {
+                "scrollWidth": driver.execute_script("return document.documentElement.scrollWidth"),
+                "viewportWidth": width,
+                "stylesheetApplied": driver.execute_script(
+                    "return getComputedStyle(document.querySelector('.panel') || document.body).borderRadius !== '0px'"),
+            }
+            height = driver.execute_script("return document.documentElement.scrollHeight")
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
+            driver.save_screenshot(f"{shots}/{name}.png")
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+        report["progressValues"] = json.loads(driver.execute_script("return sessionStorage.getItem('progress') || 'null'"))
+        report["console"] = [entry["message"] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
+        print(json.dumps(report))
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    main()
