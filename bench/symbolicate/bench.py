@@ -164,8 +164,8 @@ def make_reports(name, dsym, count, directory):
 
 
 def write_ips(path, name, number, uuid, crash_lines):
-    """The same report as an iOS 15+ `.ips` (a header line, then the indented JSON body iOS
-    writes): every frame as an image index and offset, the images as `usedImages`."""
+    """The same report as an iOS 15+ `.ips` (a header line, then the JSON body as iOS writes it):
+    every frame as an image index and offset, the images as `usedImages`."""
     images = [(name, LOAD, uuid, "arm64", f"/private/var/containers/Bundle/Application/X/{name}.app/{name}"),
               ("libdyld.dylib", 0x1a0b00000, "0c2e5a4b-1d6f-3e7a-8b9c-1a2b3c4d5e6f", "arm64e", "/usr/lib/system/libdyld.dylib")]
     threads = []
@@ -191,8 +191,10 @@ def write_ips(path, name, number, uuid, crash_lines):
             "usedImages": [{"source": "P", "arch": arch, "base": base, "size": 0x10000000 if index == 0 else 0x100000,
                             "uuid": image_uuid.lower(), "path": image_path, "name": image_name}
                            for index, (image_name, base, image_uuid, arch, image_path) in enumerate(images)]}
+    # Laid out as iOS writes it: one top-level member per line ("name" : value), each value compact.
+    members = ",\n".join(f"  {json.dumps(name)} : {json.dumps(value, separators=(',', ':'))}" for name, value in body.items())
     with open(path, "w") as f:
-        f.write(json.dumps(header) + "\n" + json.dumps(body, indent=2))
+        f.write(json.dumps(header) + "\n{\n" + members + "\n}")
 
 
 def agreement(home, dsym, dwarf, lookups):

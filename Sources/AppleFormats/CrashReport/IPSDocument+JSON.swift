@@ -125,23 +125,35 @@ extension IPSBody.Termination {
 }
 
 extension IPSBody.Frame {
-    /// One pass over the members (a report has thousands of frames): each field takes the first
-    /// member of its name, as `present` would, and is absent when that member is null.
+    /// One pass over the members (a report has thousands of frames), straight over the tape: each
+    /// field takes the first member of its name, as `present` would, and is absent when that
+    /// member is null or (being lenient) of another type.
     init?(json value: JSONView) {
-        guard let object = value.object else { return nil }
-        var imageOffset, imageIndex, symbol, symbolLocation, sourceFile, sourceLine: JSONView?
-        object.forEveryMember { key, value in
-            func take(_ field: inout JSONView?) { if field == nil { field = value } }
-            if key.isString("imageOffset") { take(&imageOffset) }
-            else if key.isString("imageIndex") { take(&imageIndex) }
-            else if key.isString("symbol") { take(&symbol) }
-            else if key.isString("symbolLocation") { take(&symbolLocation) }
-            else if key.isString("sourceFile") { take(&sourceFile) }
-            else if key.isString("sourceLine") { take(&sourceLine) }
+        guard value.object != nil else { return nil }
+        let nodes = value.nodes
+        var imageOffset, imageIndex, symbol, symbolLocation, sourceFile, sourceLine: Int?
+        var position = value.index + 1
+        for _ in 0 ..< Int(nodes[value.index].first) {
+            let key = JSONView(nodes: nodes, bytes: value.bytes, index: position)
+            let member = position + 1
+            // Plain names are told apart by length first (most comparisons end there); a name
+            // written with escapes is compared in full, as its decoded string.
+            let plain = nodes[position].flag
+            let length = plain ? Int(nodes[position].last - nodes[position].first) : -1
+            if imageOffset == nil, length == 11 || !plain, key.isString("imageOffset") { imageOffset = member }
+            else if imageIndex == nil, length == 10 || !plain, key.isString("imageIndex") { imageIndex = member }
+            else if symbol == nil, length == 6 || !plain, key.isString("symbol") { symbol = member }
+            else if symbolLocation == nil, length == 14 || !plain, key.isString("symbolLocation") { symbolLocation = member }
+            else if sourceFile == nil, length == 10 || !plain, key.isString("sourceFile") { sourceFile = member }
+            else if sourceLine == nil, length == 10 || !plain, key.isString("sourceLine") { sourceLine = member }
+            position = JSONView(nodes: nodes, bytes: value.bytes, index: member).next
         }
-        func present(_ view: JSONView?) -> JSONView? { view.flatMap { $0.isNull ? nil : $0 } }
-        self.init(imageOffset: present(imageOffset)?.uint64, imageIndex: present(imageIndex)?.int, symbol: present(symbol)?.string,
-                  symbolLocation: present(symbolLocation)?.uint64, sourceFile: present(sourceFile)?.string, sourceLine: present(sourceLine)?.int)
+        func view(_ index: Int?) -> JSONView? {
+            guard let index, nodes[index].kind != .null else { return nil }
+            return JSONView(nodes: nodes, bytes: value.bytes, index: index)
+        }
+        self.init(imageOffset: view(imageOffset)?.uint64, imageIndex: view(imageIndex)?.int, symbol: view(symbol)?.string,
+                  symbolLocation: view(symbolLocation)?.uint64, sourceFile: view(sourceFile)?.string, sourceLine: view(sourceLine)?.int)
     }
 }
 

@@ -65,27 +65,45 @@ extension SymbolicatedReport {
     /// name with its padding (frames of one image follow each other).
     struct FrameColumns {
         var digits: Int
-        var imageName = ""
-        /// The report image `imageName` is the name of, -1 for a name frames carry themselves.
-        var image: Int32 = -2
-        /// `imageName`, its padding and the tab and "0x" before the address, as they are written.
-        var afterNumber: [UInt8] = []
+        /// Each image's name, padding and the tab and "0x" before the address, as they are written,
+        /// one after another; `ranges[image]` says where (empty until the image's first frame).
+        var runs: [UInt8] = []
+        var ranges: [Range<Int>]
+        /// The same for the last name a frame without an image carried.
+        var otherName: String?
+        var otherRun: [UInt8] = []
 
-        init(digits: Int) { self.digits = digits }
+        init(digits: Int, imageCount: Int) {
+            self.digits = digits
+            ranges = Array(repeating: 0 ..< 0, count: imageCount)
+        }
 
-        /// Writes `name`, the name of report image `image` (-1 for none), its padding and the
-        /// "\t0x" before the address. Columns count characters, which for the usual ASCII names is
-        /// the byte count, found without grapheme breaking. Frames of one image follow each other,
-        /// so the image number alone tells (without comparing names) that the last run applies.
+        /// `name`, its padding and "\t0x", for report image `image` (-1 for none). Columns count
+        /// characters, which for the usual ASCII names is the byte count, found without grapheme
+        /// breaking. Each image's run is made once per report.
+        static func run(_ name: String) -> [UInt8] {
+            let width = name.utf8.allSatisfy { $0 < 0x80 } ? name.utf8.count : name.count
+            return Array(name.utf8) + Array(repeating: UInt8(ascii: " "), count: Swift.min(64, Swift.max(1, 36 - width))) + Array("\t0x".utf8)
+        }
+
+        /// Writes the name of report image `image` (or, for -1, `name`), its padding and "\t0x".
         mutating func appendName(_ name: String, image: Int32, to out: inout TextOutput) {
-            if image < 0 || image != self.image, name != imageName || afterNumber.isEmpty {
-                let width = name.utf8.allSatisfy { $0 < 0x80 } ? name.utf8.count : name.count
-                imageName = name
-                afterNumber = Array(name.utf8) + Array(repeating: UInt8(ascii: " "), count: Swift.min(64, Swift.max(1, 36 - width)))
-                    + Array("\t0x".utf8)
+            if image >= 0, Int(image) < ranges.count {
+                let index = Int(image)
+                if ranges[index].isEmpty {
+                    let run = Self.run(name)
+                    ranges[index] = runs.count ..< runs.count + run.count
+                    runs += run
+                }
+                let range = ranges[index]
+                runs.withUnsafeBufferPointer { out.append(UnsafeBufferPointer(rebasing: $0[range])) }
+                return
             }
-            self.image = image
-            afterNumber.withUnsafeBufferPointer { out.append($0) }
+            if name != otherName {
+                otherName = name
+                otherRun = Self.run(name)
+            }
+            otherRun.withUnsafeBufferPointer { out.append($0) }
         }
     }
 
@@ -178,7 +196,7 @@ extension SymbolicatedReport {
                 }
             }
             if !replacements.isSorted(by: { $0.line < $1.line }) { replacements.sort { $0.line < $1.line } }
-            var columns = FrameColumns(digits: addressDigits)
+            var columns = FrameColumns(digits: addressDigits, imageCount: report.images.count)
             out.reserve(bytes.count + replacements.count * 96)
             // Lines between replacements are copied as one run, line breaks included. A line that
             // holds several frames (never in a real report) is replaced by the first.
@@ -220,12 +238,12 @@ extension SymbolicatedReport {
     }
 
     private func renderFromModel(into out: inout TextOutput) {
-        var columns = FrameColumns(digits: addressDigits)
+        var columns = FrameColumns(digits: addressDigits, imageCount: report.images.count)
         func field(_ key: String, _ value: String?) {
             guard let value else { return }
             out.append(string: key)
             out.append(":")
-            out.appendSpaces(Swift.max(1, 21 - key.count - 1))
+            out.appendSpaces(Swift.max(1, 21 - key.utf8.count - 1))
             out.append(string: value)
             out.append("\n")
         }
