@@ -104,6 +104,7 @@ extension CrashPageContent {
                  "note": exception.note.map(MustacheValue.string) ?? .null]
             } ?? .null,
             "termination": report.terminationReason.map(MustacheValue.string) ?? .null,
+            "applicationInfo": report.applicationSpecificInformation.map(MustacheValue.string) ?? .null,
             "signature": .string(result.signature.description),
             "missing": .list(missing.map { ["name": .string($0.name), "uuid": .string($0.uuid?.uuidString ?? "no UUID"), "reason": .string($0.reason)] }),
             "hasMissing": .bool(!missing.isEmpty),
@@ -166,7 +167,8 @@ extension CrashPageContent {
     static func memory(_ report: JetsamReport) -> MustacheValue {
         func row(_ process: JetsamReport.Process) -> MustacheValue {
             ["name": .string(process.name), "pages": .int(process.residentPages),
-             "size": report.bytes(ofPages: process.residentPages).map { .string(BetaWebApplication.byteCount(Int64($0))) } ?? .null,
+             // In MB, as `show-crash` and the report's summary give it.
+             "size": report.bytes(ofPages: process.residentPages).map { .string("\($0 >> 20) MB") } ?? .null,
              "reason": process.reason.map(MustacheValue.string) ?? .null,
              "states": process.states.isEmpty ? .null : .string(process.states.joined(separator: ", "))]
         }
