@@ -65,7 +65,8 @@ import TestSupport
     }
 
     @Test func malformedJSONIsRefusedWithTheOffset() {
-        for (text, offset) in [("{\"a\": }", 6), ("[1, 2", 5), ("{\"a\": tru}", 6), ("{\"a\" 1}", 5), ("[1,]", 3)] {
+        for (text, offset) in [("{\"a\": }", 6), ("[1, 2", 5), ("{\"a\": tru}", 6), ("{\"a\" 1}", 5), ("[1,]", 3),
+                               ("{\"a\":\"\\u0\"}", 6), ("[\"\\u12\",\"b\"]", 2)] {
             #expect(throws: JSONParseError.self, "\(text)") { try JSONParser.parse(Array(text.utf8)) }
             do { _ = try JSONParser.parse(Array(text.utf8)) } catch { #expect(error.offset == offset, "\(text): \(error)") }
         }

@@ -7,11 +7,15 @@ import Darwin
 extension CrashReport {
     /// Parses the text layout of `.crash` files (report versions 104 to 106, and the text body of
     /// iOS 14 `.ips` files). Unknown lines are ignored, so partial or edited reports still parse.
-    static func parseText(_ bytes: UnsafeBufferPointer<UInt8>, format: Format) throws(CrashReportError) -> CrashReport {
+    static func parseText(_ bytes: UnsafeBufferPointer<UInt8>, format: Format, maxFrames: Int = maxTextFrames) throws(CrashReportError) -> CrashReport {
         var report = CrashReport(format: format)
         report.text = String(decoding: bytes, as: UTF8.self)
         var parser = TextParser(lines: TextParser.lines(of: bytes))
+        parser.maxFrames = maxFrames
         parser.run(into: &report)
+        guard parser.frameCount <= maxFrames else {
+            throw CrashReportError.malformed("it has more than \(maxFrames) frames, far more than any real report")
+        }
         guard !report.threads.isEmpty || !report.images.isEmpty || report.incidentIdentifier != nil || report.processName != nil else {
             throw CrashReportError.unrecognized("no header fields, threads or binary images were found")
         }
@@ -50,6 +54,9 @@ struct TextParser {
     var index = 0
     // Image names repeat on every frame; one string per distinct name is enough.
     var names: [String] = []
+    /// Frames read so far; past `maxFrames` no more are kept (the report is refused).
+    var frameCount = 0
+    var maxFrames = CrashReport.maxTextFrames
     /// The bytes of each of `names`.
     var nameBytes: [[UInt8]] = []
     /// The position in `names` of the name returned last.

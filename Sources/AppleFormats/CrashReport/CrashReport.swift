@@ -66,6 +66,10 @@ public struct CrashReport: Sendable, Equatable, Codable {
     /// The original text of a text-format report, which rendering edits in place.
     public var text: String?
 
+    /// Most frames a text report may have: a hostile report of millions of one-line frames is
+    /// refused rather than held in memory. Real reports have a few thousand at most.
+    static let maxTextFrames = 100_000
+
     /// Creates an empty report of `format`.
     public init(format: Format) {
         self.format = format

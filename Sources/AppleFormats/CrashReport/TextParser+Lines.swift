@@ -33,10 +33,11 @@ extension TextParser {
                 while cursor < end, line.base[cursor] == 0x20 || line.base[cursor] == 0x09 || line.base[cursor] == UInt8(ascii: "(") { cursor += 1 }
                 var tokenEnd = cursor
                 while tokenEnd < end, line.base[tokenEnd] != 0x20, line.base[tokenEnd] != 0x09, line.base[tokenEnd] != UInt8(ascii: "(") { tokenEnd += 1 }
-                if let address = line.slice(cursor, tokenEnd).hexAddress {
+                if let address = line.slice(cursor, tokenEnd).hexAddress, frameCount <= maxFrames {
                     var frame = CrashReport.Frame(number: frames.count, address: address)
                     frame.textLine = start
                     frames.append(frame)
+                    frameCount += 1
                 }
                 cursor = tokenEnd
             }
@@ -52,6 +53,7 @@ extension TextParser {
     /// `frames` (a frame returned, even made in one step, was copied: four strings retained and
     /// released). False, with nothing appended, when the line is not a frame.
     mutating func appendFrame(_ line: TextSlice, textLine: Int?, to frames: inout [CrashReport.Frame]) -> Bool {
+        guard frameCount <= maxFrames else { return false }
         let base = line.base
         var cursor = line.start
         let end = line.end
@@ -107,6 +109,7 @@ extension TextParser {
         if tail.isEmpty {
             let frame = CrashReport.Frame(number: number, address: address, imageName: imageName, textLine: textLine)
             frames.append(consume frame)
+            frameCount += 1
             return true
         }
         if tail.hasSuffix("[inlined]") { tail = tail.dropLast("[inlined]".utf8.count).trimmed }
@@ -130,6 +133,7 @@ extension TextParser {
         let frame = CrashReport.Frame(number: number, address: address, imageName: imageName, symbol: symbol, symbolOffset: symbolOffset,
                                       sourceFile: sourceFile, sourceLine: sourceLine, textLine: textLine)
         frames.append(consume frame)
+        frameCount += 1
         return true
     }
 

@@ -5,12 +5,18 @@
 struct JSONParser {
     /// Nesting deeper than JSONDecoder's own limit is refused rather than risking the stack.
     static let maxDepth = 512
+    /// Most values in one document: a hostile report of tiny values (`[0,0,0,…]`) is refused
+    /// rather than held in memory as millions of nodes. Real reports have a few tens of thousands.
+    static let maxValues = 1_000_000
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private(set) var position: Int
     let end: Int
     /// The tape being written.
     var nodes: [JSONTape.Node] = []
+    /// Most values this parse accepts (`maxValues`; tests lower it), and how many it has read.
+    var valueLimit = JSONParser.maxValues
+    private var values = 0
 
     /// Parses one JSON value filling `bytes[range]` (surrounding whitespace allowed).
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>? = nil) throws(JSONParseError) -> JSONValue {
@@ -62,12 +68,14 @@ struct JSONParser {
     }
 
     private mutating func append(_ kind: JSONTape.Kind, flag: Bool = false, first: Int = 0, last: Int = 0, bits: UInt64 = 0) {
-        nodes.append(JSONTape.Node(kind: kind, flag: flag, ascii: false, first: Int32(truncatingIfNeeded: first), last: Int32(truncatingIfNeeded: last),
-                                   bits: bits))
+        nodes.append(bits != 0 ? JSONTape.Node(kind: kind, bits: bits)
+                     : JSONTape.Node(kind: kind, flag: flag, ascii: false, first: Int32(truncatingIfNeeded: first), last: Int32(truncatingIfNeeded: last)))
     }
 
     mutating func value(depth: Int) throws(JSONParseError) {
         guard position < end else { throw failure("the JSON ends where a value should be") }
+        guard values < valueLimit else { throw failure("more than \(valueLimit) values") }
+        values += 1
         switch bytes[position] {
         case UInt8(ascii: "{"): try object(depth: depth + 1)
         case UInt8(ascii: "["): try array(depth: depth + 1)
@@ -186,7 +194,17 @@ struct JSONParser {
             if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {
                 simple = false
-                position += 2
+                // As JSONDecoder scans it: `\u` takes the next four bytes whatever they are (their
+                // value is checked with the string's), but a quote among them, or the text ending
+                // first, breaks the document.
+                if position + 1 < end, bytes[position + 1] == UInt8(ascii: "u") {
+                    guard end - position >= 6, !bytes[position + 2 ..< position + 6].contains(UInt8(ascii: "\"")) else {
+                        throw failure("a \\u escape cut short by the end of its string")
+                    }
+                    position += 6
+                } else {
+                    position += 2
+                }
                 continue
             }
             if byte < 0x20 { simple = false }
@@ -195,7 +213,7 @@ struct JSONParser {
         }
         guard position < end else { throw JSONParseError(offset: start - 1, reason: "a string that never ends") }
         nodes.append(JSONTape.Node(kind: .string, flag: simple, ascii: high & highs == 0, first: Int32(truncatingIfNeeded: start),
-                                   last: Int32(truncatingIfNeeded: position), bits: 0))
+                                   last: Int32(truncatingIfNeeded: position)))
         position += 1
     }
 

@@ -24,18 +24,35 @@ struct JSONTape {
         /// `string`: where the content ends. `array`, `object`: the index of the node after the
         /// container's last descendant.
         var last: Int32
-        /// `integer`, `unsigned`, `double`: the value's bits.
-        var bits: UInt64
+
+        /// `integer`, `unsigned`, `double`: the value's bits, kept in `first` and `last` (a node is
+        /// 12 bytes, so even a document of tiny values stays near its own size).
+        var bits: UInt64 { UInt64(UInt32(bitPattern: first)) | UInt64(UInt32(bitPattern: last)) << 32 }
+
+        init(kind: Kind, flag: Bool, ascii: Bool, first: Int32, last: Int32) {
+            self.kind = kind
+            self.flag = flag
+            self.ascii = ascii
+            self.first = first
+            self.last = last
+        }
+
+        init(kind: Kind, bits: UInt64) {
+            self.init(kind: kind, flag: false, ascii: false, first: Int32(bitPattern: UInt32(truncatingIfNeeded: bits)),
+                      last: Int32(bitPattern: UInt32(truncatingIfNeeded: bits >> 32)))
+        }
     }
 
     var nodes: [Node]
 
     /// Parses one JSON value filling `bytes[range]` (surrounding whitespace allowed). Offsets
     /// must fit in 32 bits; crash reports are limited far below that.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>? = nil) throws(JSONParseError) -> JSONTape {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>? = nil,
+                      maxValues: Int = JSONParser.maxValues) throws(JSONParseError) -> JSONTape {
         let end = Swift.min(range?.upperBound ?? bytes.count, bytes.count)
         guard end <= Int(Int32.max) else { throw JSONParseError(offset: 0, reason: "a JSON text over 2 GB") }
         var parser = JSONParser(bytes: bytes, position: range?.lowerBound ?? 0, end: end)
+        parser.valueLimit = maxValues
         parser.nodes.reserveCapacity(Swift.max(16, (end - parser.position) / 16))
         parser.skipWhitespace()
         try parser.value(depth: 0)

@@ -116,3 +116,26 @@ import Testing
         }
     }
 }
+
+/// A hostile report of millions of tiny frames or values is refused, not held in memory.
+@Suite struct CrashReportSizeLimitTests {
+    @Test func textReportsWithMoreFramesThanTheLimitAreRefused() throws {
+        let lines = (0 ..< 60).map { "\($0) App 0x\(String(0x1000 + $0, radix: 16))" }.joined(separator: "\n")
+        let text = Array("Thread 0 Crashed:\n\(lines)\n".utf8)
+        try text.withUnsafeBufferPointer { (bytes) throws -> Void in
+            #expect(try CrashReport.parseText(bytes, format: .text, maxFrames: 60).threads.first?.frames.count == 60)
+            #expect(throws: CrashReportError.malformed("it has more than 59 frames, far more than any real report")) {
+                try CrashReport.parseText(bytes, format: .text, maxFrames: 59)
+            }
+        }
+        #expect(CrashReport.maxTextFrames >= 20_000, "beyond what symbolication takes anyway")
+    }
+
+    @Test func jsonWithMoreValuesThanTheLimitIsRefused() throws {
+        let json = Array(("[" + Array(repeating: "{\"a\":0}", count: 50).joined(separator: ",") + "]").utf8)
+        try json.withUnsafeBufferPointer { (bytes) throws -> Void in
+            #expect(try JSONTape.parse(bytes, maxValues: 101).nodes.count == 151)
+            #expect(throws: JSONParseError.self) { try JSONTape.parse(bytes, maxValues: 100) }
+        }
+    }
+}
