@@ -20,6 +20,8 @@ extension BetaWebApplication {
 
     /// How many reports that are not crashes the groups page lists.
     static let otherReportsShown = 50
+    /// How many of its reports a group's page lists, newest first.
+    static let groupReportsShown = 500
 
     /// `GET /admin/crashes`.
     func crashGroupsPage(_ call: AdminRequest) async throws -> Response {
@@ -41,20 +43,21 @@ extension BetaWebApplication {
         ])
     }
 
-    /// `GET /admin/crashes/groups/<signature>`: the group and its reports, newest first.
+    /// `GET /admin/crashes/groups/<signature>`: the group and its newest reports.
     func crashGroupPage(_ call: AdminRequest) async throws -> Response {
         let key = call.request.parameters["signature"] ?? ""
         let store = crashes.store
         let home = self.home
         let found = try await pool.run { () -> (CrashGroup, [CrashRecord], CrashPageNames)? in
             guard let group = try store.groups().first(where: { $0.signatureKey == key }) else { return nil }
-            return (group, try store.reports(CrashFilter(signatureKey: key)), try CrashPageNames(home: home))
+            return (group, try store.reports(CrashFilter(signatureKey: key, limit: Self.groupReportsShown)), try CrashPageNames(home: home))
         }
         guard let (group, reports, names) = found else { throw WebError.notFound }
         let chrome = adminChrome(group.title, area: "/admin/crashes", settings: call.settings, session: call.session)
         return try renderAdmin("admin-crash-group", chrome, [
             "group": .object(Self.crashGroupRow(group, names: names)),
             "reports": .list(reports.map { Self.crashReportRow($0, names: names) }),
+            "shown": group.count > reports.count ? .int(reports.count) : .null,
         ])
     }
 
