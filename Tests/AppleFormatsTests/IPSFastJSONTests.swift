@@ -65,8 +65,8 @@ import TestSupport
     }
 
     @Test func malformedJSONIsRefusedWithTheOffset() {
-        for (text, offset) in [("{\"a\": }", 6), ("[1, 2", 5), ("{\"a\": tru}", 6), ("{\"a\" 1}", 5), ("[1,]", 3),
-                               ("{\"a\":\"\\u0\"}", 6), ("[\"\\u12\",\"b\"]", 2)] {
+        for (text, offset) in [("{\"a\": }", 6), ("[1, 2", 5), ("{\"a\": tru}", 6), ("{\"a\" 1}", 5), ("[1,,]", 3), ("[,]", 1), ("{,}", 1),
+                               ("{\"a\":1,,}", 7), ("{\"a\":\"\\u0\"}", 6), ("[\"\\u12\",\"b\"]", 2)] {
             #expect(throws: JSONParseError.self, "\(text)") { try JSONParser.parse(Array(text.utf8)) }
             do { _ = try JSONParser.parse(Array(text.utf8)) } catch { #expect(error.offset == offset, "\(text): \(error)") }
         }
@@ -74,6 +74,8 @@ import TestSupport
         for text in ["\"\\ud800\"", "\"a\u{01}b\"", "\"\\q\"", "\"\\u12G4\"", "08252", "-01.5", "43727-5760", "1.", "1e", "1e999", "--1"] {
             #expect((try? JSONParser.parse(Array(text.utf8))) == .unreadable, "\(text)")
         }
+        // A trailing comma before } or ], which JSONDecoder takes (and RFC 8259 does not).
+        #expect((try? JSONParser.parse(Array("[1, [2,], {\"a\": 3, } , ]".utf8))) == .array([.integer(1), .array([.integer(2)]), .object(JSONObject(keys: ["a"], values: [.integer(3)]))]))
         let deep = Array(String(repeating: "[", count: 600).utf8) + Array(String(repeating: "]", count: 600).utf8)
         #expect(throws: JSONParseError.self) { try JSONParser.parse(deep) }
         let numbers = try? JSONParser.parse(Array("[-9223372036854775808, 18446744073709551615, 1.5e2, \"\\/\"]".utf8))

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Benchmarks `betactl symbolicate` against llvm-symbolizer-19 (same addresses, one process per
-# report, warm index) and the index build against `llvm-dwarfdump-19 --debug-line`, on a
+# Benchmarks `betactl symbolicate` against the fastest llvm-symbolizer on the machine (same
+# addresses, one process per report and once running, warm index; text and .ips reports) and the
+# index build against `llvm-dwarfdump-19 --debug-line`, on a
 # generated dSYM with over 200 MB of DWARF, on Sentry's CrashProbe dSYM (when ../shared/fixtures
 # is present) and on the small test fixture. Results go to bench/symbolicate/README.md.
 #   usage: bench/symbolicate/run.sh [REPORTS] [RUNS]

@@ -1,7 +1,7 @@
 /// An RFC 8259 parser into a `JSONTape` (or a `JSONValue` tree): one pass over the bytes,
 /// nesting bounded by `maxDepth`, and a typed error naming the byte offset for anything
-/// malformed. It accepts what JSONDecoder accepts (raw control characters inside strings
-/// included), so a report reads the same either way.
+/// malformed. It accepts what JSONDecoder accepts (raw control characters inside strings, and a
+/// trailing comma before `}` or `]`, included), so a report reads the same either way.
 struct JSONParser {
     /// Nesting deeper than JSONDecoder's own limit is refused rather than risking the stack.
     static let maxDepth = 512
@@ -130,7 +130,16 @@ struct JSONParser {
             members += 1
             skipWhitespace()
             guard position < end else { throw failure("the JSON ends inside an object") }
-            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+            if bytes[position] == UInt8(ascii: ",") {
+                position += 1
+                // A trailing comma ends the object, as JSONDecoder takes it.
+                skipWhitespace()
+                if position < end, bytes[position] == UInt8(ascii: "}") {
+                    position += 1
+                    return
+                }
+                continue
+            }
             guard bytes[position] == UInt8(ascii: "}") else { throw failure("a comma or } must follow an object member") }
             position += 1
             return
@@ -158,7 +167,16 @@ struct JSONParser {
             elements += 1
             skipWhitespace()
             guard position < end else { throw failure("the JSON ends inside an array") }
-            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+            if bytes[position] == UInt8(ascii: ",") {
+                position += 1
+                // A trailing comma ends the array, as JSONDecoder takes it.
+                skipWhitespace()
+                if position < end, bytes[position] == UInt8(ascii: "]") {
+                    position += 1
+                    return
+                }
+                continue
+            }
             guard bytes[position] == UInt8(ascii: "]") else { throw failure("a comma or ] must follow an array element") }
             position += 1
             return
