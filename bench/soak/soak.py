@@ -383,6 +383,12 @@ class Soak:
         return text.encode(), False
 
     def crash(self):
+        if self.random.random() < 0.1:
+            # Not a report: refused with 422 and nothing stored.
+            body = bytes(self.random.getrandbits(8) for _ in range(self.random.randrange(1, 4096)))
+            self.http("crash-refused", "/api/v1/crashes?key=" + urllib.parse.quote(self.crash_key),
+                      {"Content-Type": "application/octet-stream"}, expect=(422,), body=body, method="POST")
+            return
         body, duplicate = self.crash_body()
         status, data = self.http("crash-dup" if duplicate else "crash", "/api/v1/crashes?key=" + urllib.parse.quote(self.crash_key),
                                  {"Content-Type": "application/octet-stream"}, expect=(202,), body=body, method="POST")
@@ -454,7 +460,8 @@ class Soak:
         else:
             self.stats.skipped.add("enroll")
         fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Fixtures", "symbols", "crashes")
-        self.crash_fixtures = [os.path.join(fixtures, name) for name in sorted(os.listdir(fixtures))] if os.path.isdir(fixtures) else []
+        self.crash_fixtures = [os.path.join(fixtures, name) for name in sorted(os.listdir(fixtures))
+                               if name.endswith((".ips", ".crash"))] if os.path.isdir(fixtures) else []
         if self.crash_key and self.crash_fixtures and self.probe("/api/v1/crashes?key=" + self.crash_key, "POST") not in (None, 404):
             actions.append(("crash", 8))
         else:
