@@ -25,6 +25,7 @@ import TestSupport
     static func concrete(_ path: String, profile: String) -> String {
         path.replacingOccurrences(of: "{id}", with: "1").replacingOccurrences(of: "{udid}", with: "00008030-0000000000000A01")
             .replacingOccurrences(of: "{uuid}", with: profile).replacingOccurrences(of: "{name}", with: "reader")
+            .replacingOccurrences(of: "{signature}", with: "0123456789abcdef")
     }
 
     @Test func everyOperationNeedsATokenAndTheRightScope() async throws {

@@ -4,11 +4,17 @@ import TestSupport
 
 /// The dashboard in real headless Chromium at phone width: log in, add a tester, upload a release
 /// through the form (its script shows the progress), see it listed, and have a form without its
-/// CSRF token refused; every page fits the phone's width and raises no console error.
+/// CSRF token refused, then follow the crash pages' links down to a crash's frames; every page
+/// fits the phone's width and raises no console error.
 @Suite(.serialized, .enabled(if: Browser.available, "needs chromium, chromium-driver and selenium (.ci/install-deps --test)"))
 struct AdminBrowserTests {
     @Test func aPersonLogsInAddsATesterUploadsAReleaseAndAFormWithoutItsTokenIsRefused() async throws {
         let fixture = try await AdminFixture.make()
+        // Ann's crash, with its dSYM archived: the crash pages have frames to show.
+        try await blocking {
+            try fixture.cli.ok(["add-crash", LocalFixtures.url("symbols/crashes/App-309.ips").path, "--tester", "ann@example.com"])
+            try fixture.cli.ok(["add-symbols", LocalFixtures.url("symbols/arm64-dwarf4/App.dSYM").path])
+        }
         let server = try await fixture.serve()
         defer { server.stop() }
         let files = try TemporaryDirectory("browser")
@@ -36,8 +42,13 @@ struct AdminBrowserTests {
         #expect(report["testersAfterRefusal"] as? [String] == ["Ann Lee", "Bo Chen", "Selenium Sam"])
         let released = try #require(try cliJSON(fixture.cli, "show-release", "4", "--json") as? [String: Any])
         #expect(released["notes"] as? String == "Uploaded from the dashboard" && released["groups"] as? [String] == ["qa"])
+        #expect((report["crashGroupPage"] as? String)?.hasPrefix("\(server.base)/admin/crashes/groups/") == true)
+        #expect(report["crashPage"] as? String == "\(server.base)/admin/crashes/1")
+        let functions = (report["crashFunctions"] as? [String]) ?? []
+        #expect(functions.first?.contains("clamp_digit") == true && functions.first?.contains("inline.h:6") == true, "\(functions)")
+        #expect(report["rawLink"] as? String == "\(server.base)/admin/crashes/1/raw")
         let pages = try #require(report["pages"] as? [String: [String: Any]])
-        #expect(pages.count == 8)
+        #expect(pages.count == 11)
         for (name, page) in pages {
             #expect(page["scrollWidth"] as? Int == page["viewportWidth"] as? Int, "\(name) is wider than the phone: \(page)")
             #expect(page["stylesheetApplied"] as? Bool == true, "\(name)")

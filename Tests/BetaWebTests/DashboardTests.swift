@@ -118,13 +118,20 @@ import TestSupport
         let fixture = try await AdminFixture.make()
         try fixture.cli.ok("add-tester", "<script>alert(1)</script>", "--email", "x@example.com", "--group", "qa")
         try fixture.cli.ok("release", WebFixture.app("Beta.ipa"), "--again", "--notes", "<img src=x onerror=alert(2)>")
+        // A crash whose exception, thread and description are hostile, and a low-memory report.
+        let crashes = try TemporaryDirectory("hostile-crash")
+        try CrashScenario.hostileReport().write(to: URL(fileURLWithPath: crashes.child("hostile.ips")))
+        try fixture.cli.ok("add-crash", crashes.child("hostile.ips"), LocalFixtures.url("inspect/ips/JetsamEvent-2024-05-06-101112.ips").path,
+                           "--tester", "x@example.com", "--description", "<script>alert(3)</script>")
+        let crashGroup = try CrashScenario.group(fixture.cli, 1)
         let server = try await fixture.serve()
         defer { server.stop() }
         let browser = try DashboardClient(server)
         try await browser.logIn(fixture.read)
         let profile = try #require((try cliJSON(fixture.cli, "profiles", "--json") as? [[String: Any]])?.first?["uuid"] as? String)
         for path in ["/admin", "/admin/testers", "/admin/testers/3", "/admin/devices", "/admin/releases", "/admin/releases/4",
-                     "/admin/profiles", "/admin/profiles/\(profile)", "/admin/symbols"] {
+                     "/admin/profiles", "/admin/profiles/\(profile)", "/admin/symbols",
+                     "/admin/crashes", "/admin/crashes/groups/\(crashGroup)", "/admin/crashes/1", "/admin/crashes/2"] {
             let page = try await browser.get(path)
             #expect(page.status == 200, "\(path): \(page.status)")
             #expect(!page.text.contains("<script>alert") && !page.text.contains("<img src=x"), "\(path) is escaped")
@@ -138,5 +145,7 @@ import TestSupport
         let export = try await browser.get("/admin/devices/export?devices=not-in-profile")
         #expect(export.text == "Device ID\tDevice Name\tDevice Platform\n00008110-0000000000000D04\tBo's iPhone\tios\n")
         #expect(try await browser.get("/admin/testers/99").status == 404)
+        #expect(try await browser.get("/admin/crashes/1").text.contains("&lt;script&gt;alert(3)&lt;/script&gt;"))
+        withExtendedLifetime(crashes) {}
     }
 }

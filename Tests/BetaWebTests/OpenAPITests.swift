@@ -39,7 +39,7 @@ import TestSupport
     }
 
     /// One call per documented operation, chosen to succeed, in an order where each finds what it needs.
-    static func calls(profile: String, key: String, app: (String) -> String) -> [(operation: String, path: String, arguments: [String])] {
+    static func calls(profile: String, key: String, crashGroup: String, app: (String) -> String) -> [(operation: String, path: String, arguments: [String])] {
         [
             ("GET /testers", "/testers", []),
             ("POST /testers", "/testers", ["-H", "Content-Type: application/json", "--data-binary", #"{"name": "Zed", "groups": ["qa"]}"#]),
@@ -69,6 +69,12 @@ import TestSupport
             // An app's crash reporter: its ingest key, not a token.
             ("POST /crashes", "/crashes?key=\(key)&name=App-309.ips", ["-H", "Content-Type: application/octet-stream", "--data-binary",
                                                                        "@" + LocalFixtures.url("symbols/crashes/App-309.ips").path]),
+            // Reading crash reports (report 1 is App-309, symbolicated; 2 a low-memory report) needs a token.
+            ("GET /crashes", "/crashes?status=symbolicated", []),
+            ("GET /crashes/{id}", "/crashes/1", []),
+            ("GET /crashes/{id}/raw", "/crashes/1/raw", []),
+            ("GET /crash-groups", "/crash-groups", []),
+            ("GET /crash-groups/{signature}", "/crash-groups/\(crashGroup)", []),
             ("GET /settings", "/settings", []),
             ("PATCH /settings", "/settings", ["-H", "Content-Type: application/json", "--data-binary", #"{"brandName": "Docs"}"#]),
             ("GET /tokens", "/tokens", []),
@@ -86,7 +92,14 @@ import TestSupport
         let profile = try #require((try cliJSON(fixture.cli, "profiles", "--json") as? [[String: Any]])?.first?["uuid"] as? String)
         let document = try await api(server, "GET", "/openapi.json", token: nil).object()
         let key = try #require((try cliJSON(fixture.cli, "crash-key", "create", "com.example.beta", "--json") as? [String: Any])?["key"] as? String)
-        let calls = Self.calls(profile: profile, key: key, app: WebFixture.app)
+        // Crash reports to read: a crash symbolicated with its dSYM, and a low-memory report.
+        try await blocking {
+            try fixture.cli.ok(["add-crash", LocalFixtures.url("symbols/crashes/App-309.ips").path,
+                                LocalFixtures.url("inspect/ips/JetsamEvent-2024-05-06-101112.ips").path])
+            try fixture.cli.ok(["add-symbols", LocalFixtures.url("symbols/arm64-dwarf4/App.dSYM").path])
+        }
+        let crashGroup = try CrashScenario.group(fixture.cli, 1)
+        let calls = Self.calls(profile: profile, key: key, crashGroup: crashGroup, app: WebFixture.app)
         #expect(Set(calls.map(\.operation)) == (try Self.documented(document)), "the table covers exactly the documented operations")
         // Each operation is called with the smallest scope its document states (none, read, write or
         // admin): an operation that needs more than it says fails here, one that needs less fails
@@ -105,17 +118,19 @@ import TestSupport
                             "answer": ["status": answer.status, "contentType": answer.headers["content-type"] ?? "", "body": answer.text]])
         }
         // Problems are documented answers too.
-        for (path, status) in [("/testers/999", 404), ("/devices/xyz", 422), ("/releases?cursor=!", 400)] {
+        for (path, status, operation) in [("/testers/999", 404, "/testers/{id}"), ("/devices/xyz", 422, "/devices/{udid}"), ("/releases?cursor=!", 400, "/releases"),
+                                          ("/crashes/999", 404, "/crashes/{id}"), ("/crashes?status=fine", 400, "/crashes"),
+                                          ("/crash-groups/0123456789abcdef", 404, "/crash-groups/{signature}")] {
             let answer = try await api(server, "GET", path, token: fixture.admin)
             #expect(answer.status == status)
-            let operation = path.hasPrefix("/testers") ? "/testers/{id}" : path.hasPrefix("/devices") ? "/devices/{udid}" : "/releases"
             answers.append(["method": "GET", "path": path, "operation": operation,
                             "answer": ["status": answer.status, "contentType": answer.headers["content-type"] ?? "", "body": answer.text]])
         }
         // And the lists as they are now, fetched by the checker itself.
-        for path in ["/testers", "/devices", "/profiles", "/releases", "/symbols", "/symbols/missing", "/tokens", "/settings"] {
+        for path in ["/testers", "/devices", "/profiles", "/releases", "/symbols", "/symbols/missing", "/tokens", "/settings", "/crashes", "/crash-groups"] {
             answers.append(["method": "GET", "path": path, "operation": path])
         }
+        answers.append(["method": "GET", "path": "/crashes/2", "operation": "/crashes/{id}"])
         let requests = try TemporaryDirectory("openapi")
         try JSONSerialization.data(withJSONObject: answers).write(to: URL(fileURLWithPath: requests.child("requests.json")))
         let script = Repository.root.appendingPathComponent("Tests/Clients/openapi_check.py").path

@@ -6,11 +6,13 @@ Usage: admin_browser.py BASE TOKEN BUILD DSYM_ZIP SCREENSHOT_DIR
 
 It logs in with TOKEN, adds a tester through the form, uploads BUILD with DSYM_ZIP through the
 release form (the page's script sends it with XMLHttpRequest and shows progress), finds the new
-release in the list, then posts the add-tester form with its CSRF field removed. Every dashboard
+release in the list, then posts the add-tester form with its CSRF field removed, and follows the
+crash pages' links from the crash groups to a group's reports to one crash. Every dashboard
 page is screenshotted (whole page) and checked for horizontal overflow; console errors (a CSP
 violation is one) are collected.
 """
 import json
+import re
 import sys
 
 from selenium import webdriver
@@ -93,11 +95,23 @@ def main():
         driver.get(base + "/admin/testers")
         report["testersAfterRefusal"] = [cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "#testers tbody tr td:first-child")]
 
+        # Crashes: from the groups to a group's reports to one crash's frames, by their links.
+        driver.get(base + "/admin/crashes")
+        driver.find_element(By.CSS_SELECTOR, "#crash-groups tbody a").click()
+        wait.until(lambda d: "/admin/crashes/groups/" in d.current_url)
+        report["crashGroupPage"] = driver.current_url
+        driver.find_element(By.CSS_SELECTOR, "#crash-group-reports tbody a").click()
+        wait.until(lambda d: re.search(r"/admin/crashes/[0-9]+$", d.current_url))
+        report["crashPage"] = driver.current_url
+        report["crashFunctions"] = [cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "#thread-0 td[data-label=Function]")]
+        report["rawLink"] = driver.find_element(By.ID, "raw-link").get_attribute("href")
+
         # Every page at phone width: nothing wider than the screen, and a screenshot to look at.
         pages = {"overview": "/admin", "testers": "/admin/testers", "tester": report["testerPage"].replace(base, "").split("?")[0],
                  "devices": "/admin/devices", "releases": "/admin/releases",
                  "release": report["releasePage"].replace(base, "").split("?")[0], "profiles": "/admin/profiles",
-                 "symbols": "/admin/symbols"}
+                 "symbols": "/admin/symbols", "crashes": "/admin/crashes",
+                 "crash-group": report["crashGroupPage"].replace(base, ""), "crash": report["crashPage"].replace(base, "")}
         for name, path in pages.items():
             driver.get(base + path)
             width = driver.execute_script("return window.innerWidth")

@@ -188,7 +188,8 @@ class Soak:
                 status = response.status
         except urllib.error.HTTPError as error:
             status, data = error.code, error.read()
-        except OSError as error:
+        except (OSError, http.client.HTTPException) as error:
+            # A response cut short by the kill (IncompleteRead) is a failed request like a reset.
             ended = time.time()
             if self.server.in_window(started, ended):
                 self.stats.record(action, "restart", started, ended)
@@ -346,7 +347,7 @@ class Soak:
             response.read()
             location = response.getheader("Location") or ""
             connection.close()
-        except OSError as error:
+        except (OSError, http.client.HTTPException) as error:
             ended = time.time()
             self.stats.record("enroll-reply", "restart" if self.server.in_window(started, ended) else "error", started, ended)
             if not self.server.in_window(started, ended):
@@ -383,6 +384,14 @@ class Soak:
         return text.encode(), False
 
     def crash(self):
+        if self.random.random() < 0.1:
+            # Not a report: refused with 422 and nothing stored.
+            # Binary from its first byte: a body that opens like JSON or text is taken as a report
+            # and kept as unreadable, by design (the raw report is never thrown away).
+            body = b"\x00" + bytes(self.random.getrandbits(8) for _ in range(self.random.randrange(0, 4096)))
+            self.http("crash-refused", "/api/v1/crashes?key=" + urllib.parse.quote(self.crash_key),
+                      {"Content-Type": "application/octet-stream"}, expect=(422,), body=body, method="POST")
+            return
         body, duplicate = self.crash_body()
         status, data = self.http("crash-dup" if duplicate else "crash", "/api/v1/crashes?key=" + urllib.parse.quote(self.crash_key),
                                  {"Content-Type": "application/octet-stream"}, expect=(202,), body=body, method="POST")
@@ -412,7 +421,9 @@ class Soak:
         """A CI upload through the API: the ipa and its dSYMs, released again each time."""
         time.sleep(self.random.uniform(0.5, 2))
         app = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Fixtures", "formats", "app")
-        body, content_type = self.multipart([("notes", "Soak upload"), ("again", "true")],
+        # Offered to a group no tester is in, so tester pages keep their size across the run (the
+        # memory check compares server processes that served the same pages).
+        body, content_type = self.multipart([("notes", "Soak upload"), ("again", "true"), ("group", "soak-ci")],
                                             [("ipa", os.path.join(app, "Beta.ipa")), ("dsym", os.path.join(app, "Beta.app.dSYM.zip")),
                                              ("dsym", os.path.join(app, "BetaWidget.appex.dSYM.zip"))])
         status, data = self.http("api-release", "/api/v1/releases", {"Authorization": f"Bearer {self.api_token}",
@@ -454,7 +465,8 @@ class Soak:
         else:
             self.stats.skipped.add("enroll")
         fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Fixtures", "symbols", "crashes")
-        self.crash_fixtures = [os.path.join(fixtures, name) for name in sorted(os.listdir(fixtures))] if os.path.isdir(fixtures) else []
+        self.crash_fixtures = [os.path.join(fixtures, name) for name in sorted(os.listdir(fixtures))
+                               if name.endswith((".ips", ".crash"))] if os.path.isdir(fixtures) else []
         if self.crash_key and self.crash_fixtures and self.probe("/api/v1/crashes?key=" + self.crash_key, "POST") not in (None, 404):
             actions.append(("crash", 8))
         else:

@@ -15,12 +15,14 @@ extension SymbolicatedReport {
         return String(decoding: try encoder.encode(JSONView(self)), as: UTF8.self)
     }
 
-    struct JSONView: Encodable {
-        struct Process: Encodable {
+    /// The value `renderJSON()` encodes, for documents that hold a symbolicated report among other
+    /// fields (`betactl show-crash --json` and the API's crash report).
+    public struct JSONView: Encodable, Sendable, Equatable {
+        struct Process: Encodable, Sendable, Equatable {
             var name, path, bundleIdentifier, version, build: String?
             var pid: Int?
         }
-        struct FrameView: Encodable {
+        struct FrameView: Encodable, Sendable, Equatable {
             var number: Int
             var address: String
             var image: String?
@@ -29,13 +31,13 @@ extension SymbolicatedReport {
             var status: Status
             var locations: [Location]
         }
-        struct ThreadView: Encodable {
+        struct ThreadView: Encodable, Sendable, Equatable {
             var number: Int
             var name, queue: String?
             var crashed: Bool
             var frames: [FrameView]
         }
-        struct ImageView: Encodable {
+        struct ImageView: Encodable, Sendable, Equatable {
             var name: String
             var uuid, architecture, path: String?
             var loadAddress: String
@@ -53,7 +55,8 @@ extension SymbolicatedReport {
         var imagesWithoutSymbols: [MissingSymbols]
         var images: [ImageView]
 
-        init(_ result: SymbolicatedReport) {
+        /// The view of `result`.
+        public init(_ result: SymbolicatedReport) {
             let report = result.report
             func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
             func view(_ frame: Frame) -> FrameView {

@@ -47,6 +47,8 @@ struct APIProblem: Error, Sendable, CustomStringConvertible {
         case invalidToken = "invalid-token"
         case tokenNameTaken = "token-name-taken"
         case tokenNotFound = "token-not-found"
+        case crashNotFound = "crash-not-found"
+        case crashGroupNotFound = "crash-group-not-found"
         case invalidInput = "invalid-input"
         case refused
         case tooManyRequests = "too-many-requests"
@@ -61,7 +63,8 @@ struct APIProblem: Error, Sendable, CustomStringConvertible {
             switch self {
             case .unauthorized: .unauthorized
             case .insufficientScope: .forbidden
-            case .notFound, .testerNotFound, .deviceNotFound, .releaseNotFound, .profileNotFound, .tokenNotFound: .notFound
+            case .notFound, .testerNotFound, .deviceNotFound, .releaseNotFound, .profileNotFound, .tokenNotFound, .crashNotFound,
+                 .crashGroupNotFound: .notFound
             case .methodNotAllowed: .methodNotAllowed
             case .badRequest, .invalidJSON, .invalidCursor, .invalidMultipart: .badRequest
             case .unsupportedMediaType: HTTPStatus(code: 415)
@@ -115,6 +118,8 @@ struct APIProblem: Error, Sendable, CustomStringConvertible {
             case .invalidToken: "Invalid token"
             case .tokenNameTaken: "Token name already in use"
             case .tokenNotFound: "No such token"
+            case .crashNotFound: "No such crash report"
+            case .crashGroupNotFound: "No such crash group"
             case .invalidInput: "Invalid input"
             case .refused: "Refused"
             case .tooManyRequests: "Too many requests"
@@ -180,6 +185,13 @@ extension APIProblem {
             case .invalidName, .invalidScope: return APIProblem(.invalidToken, error.description)
             case .duplicateName: return APIProblem(.tokenNameTaken, error.description)
             case .unknownToken: return APIProblem(.tokenNotFound, error.description)
+            }
+        case let error as CrashError:
+            switch error {
+            case .unknownReport: return APIProblem(.crashNotFound, error.description)
+            case .unknownGroup: return APIProblem(.crashGroupNotFound, error.description)
+            case .tooLarge: return APIProblem(.contentTooLarge, error.description)
+            default: return error.category == .invalidInput ? APIProblem(.invalidInput, error.description) : APIProblem(.refused, error.description)
             }
         case let error as DeviceIdentifierError: return APIProblem(.invalidUDID, error.description)
         case let error as ProvisioningProfileError: return APIProblem(.invalidProfile, "the provisioning profile cannot be read: \(error)")

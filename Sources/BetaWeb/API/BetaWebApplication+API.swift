@@ -2,12 +2,12 @@ import BetaKit
 import BetaServer
 
 extension BetaWebApplication {
-    /// Every operation of `/api/v1`, in the order the OpenAPI document lists them. Crash reports
-    /// and crash groups join as a further list of operations in a file of their own; an ingest
-    /// endpoint with its own key states its `security` and, if it has its own route group, is
-    /// `isRoutedElsewhere`.
+    /// Every operation of `/api/v1`, in the order the OpenAPI document lists them. An ingest
+    /// endpoint with its own key (`crashOperations`) states its `security` and, having a route of
+    /// its own, is `isRoutedElsewhere`; reading crash reports (`crashReportOperations`) needs a token.
     var apiOperations: [APIOperation] {
-        testerOperations + deviceOperations + profileOperations + releaseOperations + symbolOperations + crashOperations + adminOperations
+        testerOperations + deviceOperations + profileOperations + releaseOperations + symbolOperations + crashOperations + crashReportOperations
+            + adminOperations
             + [openAPIOperation]
     }
 

@@ -18,7 +18,7 @@ enum OpenAPIDocument {
                 "version": "1",
                 "description": .string("""
                     The JSON API of a betactl server: testers, devices and their slots, provisioning profiles, releases \
-                    (uploaded from CI), symbols and settings. Authenticate with `Authorization: Bearer <token>`; create \
+                    (uploaded from CI), symbols, crash reports and their groups, and settings. Authenticate with `Authorization: Bearer <token>`; create \
                     tokens with `betactl token create NAME --scope read|write|admin`. Scopes: read (lists and pages), \
                     write (releases, symbols, testers, devices and profiles), admin (tokens and settings); each includes \
                     the ones before it. Errors are RFC 9457 `application/problem+json` with a stable `type` per kind. \

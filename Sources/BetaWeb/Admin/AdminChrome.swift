@@ -18,6 +18,7 @@ struct AdminChrome: Sendable, MustacheRepresentable {
         NavigationItem(label: "Releases", path: "/admin/releases"),
         NavigationItem(label: "Profiles", path: "/admin/profiles"),
         NavigationItem(label: "Symbols", path: "/admin/symbols"),
+        NavigationItem(label: "Crashes", path: "/admin/crashes"),
     ]
 
     var title: String

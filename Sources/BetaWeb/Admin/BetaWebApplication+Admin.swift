@@ -42,6 +42,7 @@ extension BetaWebApplication {
             addReleasePages(&admin)
             addProfilePages(&admin)
             addSymbolPages(&admin)
+            addCrashPages(&admin)
         }
     }
 

@@ -11,8 +11,8 @@ import Mustache
 extension BetaWebApplication {
     /// `GET /admin`: device slots per family, devices pending registration with Apple (with Apple's
     /// upload file of them, as `export-devices --pending` writes it) and the other active devices
-    /// the ad hoc profile lacks, profiles expiring within 30 days, and the latest releases with
-    /// their downloads.
+    /// the ad hoc profile lacks, profiles expiring within 30 days, the latest releases with their
+    /// downloads, and the crash groups of the last 7 days.
     func overviewPage(_ call: AdminRequest) async throws -> Response {
         let state = try await deviceState()
         let home = self.home
@@ -27,6 +27,7 @@ extension BetaWebApplication {
         // second list holds only the others (added by hand, or dropped from the profile).
         let waiting = state.devices.filter { state.inProfile($0) == false && !$0.isPending }
         let expiring = profiles.filter { $0.expiresAt.timeIntervalSince(now) <= 30 * 86_400 }
+        let crashGroups = try await recentCrashGroups(days: Self.recentCrashDays, now: now)
         return try renderAdmin("admin-overview", chrome, [
             "usage": .list(Self.usageBars(state.usage, all: false)),
             "renews": .string(state.usage.year.renews.description), "inferred": .bool(state.usage.year.isInferred),
@@ -37,6 +38,10 @@ extension BetaWebApplication {
             "expiring": .list(expiring.map { Self.profileRow($0, now: now) }), "hasExpiring": .bool(!expiring.isEmpty),
             "releases": .list(releases.prefix(5).map { Self.releaseRow($0, testers: testers, downloads: counts[$0.id] ?? 0) }),
             "hasReleases": .bool(!releases.isEmpty),
+            "crashGroups": .list(crashGroups), "hasCrashGroups": .bool(!crashGroups.isEmpty), "crashDays": .int(Self.recentCrashDays),
         ])
     }
+
+    /// How many days back the overview's crash groups go.
+    static let recentCrashDays = 7
 }

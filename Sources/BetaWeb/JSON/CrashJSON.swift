@@ -105,6 +105,11 @@ public enum CrashJSON {
         public var uploadCount: Int
         /// Every upload, when asked for one report.
         public var uploads: [UploadJSON]?
+        /// One crash report only: symbolicated with the archive's symbols as they are now, in the
+        /// shape `betactl symbolicate --json` prints (see `CrashJSON.detail`).
+        public var symbolicated: SymbolicatedReport.JSONView? = nil
+        /// One low-memory report only: its processes, largest first, and why they were killed.
+        public var lowMemory: LowMemoryJSON? = nil
     }
 
     /// A group of reports with one crash signature.

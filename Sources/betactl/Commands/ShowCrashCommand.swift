@@ -19,7 +19,7 @@ enum ShowCrashCommand: BetactlCommand {
         let store = CrashStore(home: try invocation.openHome())
         let record = try store.report(id: id)
         if args.flag("--raw") { return try store.rawBytes(of: id).withUnsafeBufferPointer { invocation.console.writeOutBytes($0) } }
-        if args.flag("--json") { return try invocation.printJSON(CrashJSON.report(record, uploads: try store.uploads(of: id))) }
+        if args.flag("--json") { return try invocation.printJSON(CrashJSON.detail(store, id: id)) }
         invocation.print("Crash report \(record.id): \(record.status)\(record.summary.map { " — \($0)" } ?? "")")
         invocation.print("  received      \(Timestamp.string(record.receivedAt))\(record.uploadCount > 1 ? " (\(record.uploadCount) uploads, last \(Timestamp.string(record.lastReceivedAt)))" : "")")
         if let release = record.releaseID { invocation.print("  release       \(release)") }

@@ -208,10 +208,8 @@ import TestSupport
     @Test func aClaimLeftByAKilledProcessIsTakenOver() throws {
         let fixture = try CrashFixture()
         let id = try fixture.submit([try CrashFixture.report("App-309.ips")])[0].reportID
-        let dead = Process()
-        dead.executableURL = URL(fileURLWithPath: "/bin/true")
-        try dead.run()
-        dead.waitUntilExit()
+        let dead = try ChildProcess("/bin/true", [])
+        dead.wait()
         try fixture.home.store.write { db in
             try db.query("UPDATE crash_queue SET claimed_by = ?, claimed_at = ?, attempts = 1", [.integer(Int64(dead.processIdentifier)), .text(Timestamp.string(CrashFixture.now))])
         }

@@ -6,42 +6,51 @@ import TestSupport
 /// One client address cannot take every connection: beyond `maxConnectionsPerIP` it gets 503,
 /// except a trusted proxy, which carries everyone's connections.
 @Suite(.serialized) struct ConnectionLimitTests {
-    /// Opens `count` connections and makes sure each was accepted and counted (it answered).
-    static func hold(_ count: Int, port: Int) async throws -> [RawClient] {
+    /// Holds `count` connections, then asks once more, on one thread with no hop through the
+    /// concurrency pool in between (see the first test).
+    static func holdThenAsk(_ count: Int, port: Int) async throws -> (held: [RawClient], answer: String) {
         try await blocking {
             let clients = try (0..<count).map { _ in try RawClient(port: port) }
             for client in clients { client.send("GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n") }
             for client in clients { _ = client.read(until: "ok\n") }
-            return clients
-        }
-    }
-
-    static func oneRequest(port: Int) async throws -> String {
-        try await blocking {
             let client = try RawClient(port: port)
             client.send("GET /healthz HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
-            return String(decoding: client.readToEnd().bytes, as: UTF8.self)
+            return (clients, String(decoding: client.readToEnd().bytes, as: UTF8.self))
         }
     }
 
     @Test func connectionsFromOneAddressBeyondItsCapGet503UntilOneCloses() async throws {
         let server = try TestServer(router: Router()) { $0.maxConnectionsPerIP = 3 }
-        var held = try await Self.hold(3, port: server.port)
-        let refused = try await Self.oneRequest(port: server.port)
+        let port = server.port
+        // All on one thread of its own, with no hop through the concurrency pool between holding
+        // the connections and asking again: under the full suite such a hop can last longer than
+        // the server's keep-alive timeout, which would close the held connections first.
+        let (refused, answer) = try await blocking { () -> (String, String) in
+            var held = try (0..<3).map { _ in try RawClient(port: port) }
+            for client in held { client.send("GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n") }
+            for client in held { _ = client.read(until: "ok\n") }
+            func oneRequest() throws -> String {
+                let client = try RawClient(port: port)
+                client.send("GET /healthz HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+                return String(decoding: client.readToEnd().bytes, as: UTF8.self)
+            }
+            let refused = try oneRequest()
+            // A closed connection gives its slot back.
+            held.removeLast()
+            var answer = ""
+            for _ in 0..<40 {
+                answer = try oneRequest()
+                if answer.hasPrefix("HTTP/1.1 200 OK") { break }
+                usleep(50_000)
+            }
+            withExtendedLifetime(held) {}
+            return (refused, answer)
+        }
         #expect(refused.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
         #expect(refused.contains("too many connections from your address (the limit is 3)"))
         #expect(refused.contains("\r\nRetry-After: 5\r\n"))
         #expect(refused.contains("\r\nConnection: close\r\n"))
-        // A closed connection gives its slot back.
-        held.removeLast()
-        var answer = ""
-        for _ in 0..<40 {
-            answer = try await Self.oneRequest(port: server.port)
-            if answer.hasPrefix("HTTP/1.1 200 OK") { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
         #expect(answer.hasPrefix("HTTP/1.1 200 OK"))
-        withExtendedLifetime(held) {}
         await server.stop()
     }
 
@@ -50,8 +59,7 @@ import TestSupport
             configuration.maxConnectionsPerIP = 2
             configuration.trustedProxies = ["127.0.0.1"]
         }
-        let held = try await Self.hold(4, port: server.port)
-        let answer = try await Self.oneRequest(port: server.port)
+        let (held, answer) = try await Self.holdThenAsk(4, port: server.port)
         #expect(answer.hasPrefix("HTTP/1.1 200 OK"))
         withExtendedLifetime(held) {}
         await server.stop()
@@ -62,8 +70,7 @@ import TestSupport
             configuration.maxConnections = 2
             configuration.maxConnectionsPerIP = 10
         }
-        let held = try await Self.hold(2, port: server.port)
-        let refused = try await Self.oneRequest(port: server.port)
+        let (held, refused) = try await Self.holdThenAsk(2, port: server.port)
         #expect(refused.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
         #expect(refused.contains("the server is at its connection limit"))
         withExtendedLifetime(held) {}
