@@ -206,7 +206,7 @@ import TestSupport
         let ips = LocalFixtures.url("symbols/crashes/App-309.ips").path
         let first = try fixture.serve(["--no-crash-processing"])
         let answer = try await curl("\(first.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(ips)"])
-        kill(first.process.processIdentifier, SIGKILL)
+        first.process.send(SIGKILL)
         first.process.waitUntilExit()
         #expect(answer.status == 202)
         #expect(try fixture.crashReport(1)?["status"] as? String == "queued", "stored and recorded before the answer")
