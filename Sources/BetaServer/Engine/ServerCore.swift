@@ -104,9 +104,11 @@ struct RateLimitedWarning: Sendable {
     private var count = 0
 
     /// Counts one occurrence; returns how many happened since the last report when another is due.
+    /// Each event loop passes the time it last woke, so `now` can be a little older than the last
+    /// report another loop made: such a time is within the interval, not (by wrapping) long after it.
     mutating func record(now: UInt64, interval: UInt64) -> Int? {
         count += 1
-        if let lastReport, now &- lastReport < interval { return nil }
+        if let lastReport, now < lastReport || now - lastReport < interval { return nil }
         lastReport = now
         defer { count = 0 }
         return count

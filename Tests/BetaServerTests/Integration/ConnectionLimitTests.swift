@@ -115,4 +115,15 @@ import TestSupport
         #expect(warning.record(now: 10 * second, interval: 10 * second) == 1001)
         #expect(warning.record(now: 11 * second, interval: 10 * second) == nil)
     }
+
+    @Test func aLoopWhoseClockIsBehindTheLastReportDoesNotWarnAgain() {
+        // Two loops share the warning; each passes the time it last woke. A loop that woke just
+        // before the other reported is behind it, and must count as inside the interval.
+        var warning = RateLimitedWarning()
+        let second: UInt64 = 1_000_000_000
+        #expect(warning.record(now: 100 * second, interval: 10 * second) == 1)
+        #expect(warning.record(now: 100 * second - 5_000_000, interval: 10 * second) == nil)
+        #expect(warning.record(now: 105 * second, interval: 10 * second) == nil)
+        #expect(warning.record(now: 110 * second, interval: 10 * second) == 3)
+    }
 }
