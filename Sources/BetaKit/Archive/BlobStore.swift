@@ -43,19 +43,7 @@ struct BlobStore: Sendable {
     /// Writes bytes as a blob via a staged file in `staging`.
     func store(_ bytes: [UInt8], staging: String) throws(FileSystemError) -> HashDigest {
         let digest = SHA256.hash(bytes)
-        if contains(digest) { return digest }
-        let staged = "\(staging)/blob-\(digest.hex)"
-        let fd = open(staged, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystemError(operation: "create", path: staged, errno: errno) }
-        do {
-            defer { close(fd) }
-            let written: Result<Void, FileSystemError> = bytes.withUnsafeBytes { raw in
-                Result { () throws(FileSystemError) in try FileDigest.writeAll(fd, raw, path: staged) }
-            }
-            try written.get()
-            guard fsync(fd) == 0 else { throw FileSystemError(operation: "sync", path: staged, errno: errno) }
-        }
-        try adopt(staged: staged, digest: digest)
+        try store(bytes, digest: digest, staging: staging)
         return digest
     }
 
