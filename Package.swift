@@ -36,7 +36,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto"),
 
         .target(name: "AppleFormats", dependencies: ["CZlib"]),
-        .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite"]),
+        .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite", "CryptoCMS"]),
         // The HTTP/1.1 engine: generic, it knows nothing of betactl.
         .target(name: "BetaServer", dependencies: ["CSystemShim", "CZlib"]),
         // The template engine (a Mustache subset): generic, no betactl knowledge, no dependencies.
