@@ -82,10 +82,11 @@ struct EnrollResultPage: Sendable, MustacheRepresentable {
         }
     }
 
-    /// The page for a reply turned away by the rate limit on `scope` (this link, the address).
-    init(rateLimitedChrome chrome: PageChrome, scope: String, perMinute: Int, burst: Int, testerPageURL: String, enrollURL: String) {
+    /// The page for a reply turned away by the rate limit `outcome` on `scope` (this link, the address).
+    init(rateLimitedChrome chrome: PageChrome, outcome: String, scope: String, perMinute: Int, burst: Int, testerPageURL: String,
+         enrollURL: String) {
         self.chrome = chrome
-        outcome = "rate-limited"
+        self.outcome = outcome
         succeeded = false
         heading = "Too many registrations at once"
         message = "Registrations from \(scope) are limited to \(perMinute) a minute (\(burst) at once), and this one was past the limit, so nothing was registered. Wait a minute and start again."

@@ -91,13 +91,18 @@ extension BetaWebApplication {
             return Self.redirect(to: base.url + "/enroll/unknown-link")
         }
         let urls = TesterURLs(base: base, token: token)
-        // Both buckets are charged, so a link cannot spend another address's allowance or the reverse.
-        let linkWait = enrollmentLimits.perTester.take("tester:\(tester.id)")
-        let addressWait = enrollmentLimits.perAddress.take("address:\(request.clientAddress)")
-        if linkWait != nil || addressWait != nil {
-            let which = linkWait != nil ? "link" : "address"
-            context.log.message("enrolment: request \(context.requestID) for tester \(tester.id): rate-limited (\(which))")
-            return Self.redirect(to: urls.enrollmentResult(which == "link" ? Self.rateLimitedLinkReference : Self.rateLimitedAddressReference))
+        // The link's allowance first: a post it refuses does not spend the address's, so one link
+        // flooding from an office's address leaves the other testers there their share.
+        let limited: String? = if enrollmentLimits.perTester.take("tester:\(tester.id)") != nil {
+            Self.rateLimitedLinkReference
+        } else if enrollmentLimits.perAddress.take("address:\(request.clientAddress)") != nil {
+            Self.rateLimitedAddressReference
+        } else {
+            nil
+        }
+        if let limited {
+            context.log.message("enrolment: request \(context.requestID) for tester \(tester.id): \(limited)")
+            return Self.redirect(to: urls.enrollmentResult(limited))
         }
         let body = (try? request.body.bytes(limit: Int64(DeviceEnrollment.maxReplySize))) ?? []
         let tooLarge = request.bodyExceededLimit || request.body.count > Int64(DeviceEnrollment.maxReplySize)
@@ -140,9 +145,9 @@ extension BetaWebApplication {
         } else if reference == Self.rateLimitedLinkReference || reference == Self.rateLimitedAddressReference {
             let limits = configuration.enrollment
             page = reference == Self.rateLimitedLinkReference
-                ? EnrollResultPage(rateLimitedChrome: chrome, scope: "this link", perMinute: limits.postsPerMinute, burst: limits.burst,
+                ? EnrollResultPage(rateLimitedChrome: chrome, outcome: reference, scope: "this link", perMinute: limits.postsPerMinute, burst: limits.burst,
                                    testerPageURL: context.urls.page, enrollURL: context.urls.enroll)
-                : EnrollResultPage(rateLimitedChrome: chrome, scope: "your network address", perMinute: limits.postsPerMinutePerAddress,
+                : EnrollResultPage(rateLimitedChrome: chrome, outcome: reference, scope: "your network address", perMinute: limits.postsPerMinutePerAddress,
                                    burst: limits.burstPerAddress, testerPageURL: context.urls.page, enrollURL: context.urls.enroll)
         } else {
             let enrollment = DeviceEnrollment(home: home)

@@ -28,7 +28,7 @@ enum ServeCommand: BetactlCommand {
             .flag("--allow-unverified-enrollment",
                   "Take in enrolment replies not signed by an Apple device (simulators, tests). Never on a real server: anyone with a tester link could make up devices."),
             .value("--enroll-rate-limit", "N",
-                   "Enrolment replies per minute from one tester link (default 6, in bursts of up to 10; one address gets 20, in bursts of 30; 0 for no limit)."),
+                   "Enrolment replies per minute from one tester link (default 6, in bursts of up to N, at most 10), and three times that from one client address; 0 for no limit."),
         ],
         discussion: "Put it behind a TLS-terminating proxy such as nginx or Caddy and pass that proxy with "
             + "--trusted-proxy so generated links use https (iOS installs only over https). Settings changed with "
@@ -81,8 +81,7 @@ enum ServeCommand: BetactlCommand {
         web.enrollment.acceptsUnverified = args.flag("--allow-unverified-enrollment")
         if let text = args.value("--enroll-rate-limit") {
             guard let value = Int(text), value >= 0 else { throw UsageError(message: "--enroll-rate-limit needs a number of replies per minute (0 for no limit), got \(text)", command: spec.name) }
-            web.enrollment.postsPerMinute = value
-            web.enrollment.burst = max(1, min(value, web.enrollment.burst))
+            web.enrollment.setRate(value)
         }
         // A pinned clock (BETACTL_NOW) stays pinned; otherwise pages see the real time as it passes.
         if invocation.environment["BETACTL_NOW"].map({ !$0.isEmpty }) == true {
