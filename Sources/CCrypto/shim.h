@@ -5,8 +5,8 @@
  * signature verification need,
  * loaded with dlopen on first use rather than linked.
  *
- * Signing is optional: a program that never signs must start, and run, on a machine without
- * libcrypto, and must not pay for loading it. So no OpenSSL header is needed to build either:
+ * Signing and verifying are optional: a program that does neither must start, and run, on a
+ * machine without libcrypto, and must not pay for loading it. So no OpenSSL header is needed to build either:
  * the types are opaque here and the prototypes are the documented, stable ones of OpenSSL's
  * public API. Swift calls the bk_crypto_* wrappers; bk_crypto_load_error() says why the library
  * could not be used (then no other wrapper may be called). bk_crypto_use_library() picks another

@@ -18,7 +18,7 @@ public enum CMSVerificationError: Error, Equatable, Sendable, CustomStringConver
     public var description: String {
         switch self {
         case let .libraryUnavailable(reason):
-            return "libcrypto (OpenSSL) could not be loaded (\(reason)), so the signature could not be checked; install it (Debian and Ubuntu: apt install libssl3)"
+            return "libcrypto (OpenSSL) could not be loaded, so the signature could not be checked; install it (Debian and Ubuntu: apt install libssl3). The loader said: \(reason)"
         case let .unreadable(reason):
             return "it is not CMS signed data libcrypto can read (\(reason))"
         case let .badSignature(reason):

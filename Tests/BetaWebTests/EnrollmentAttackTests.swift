@@ -105,12 +105,8 @@ struct EnrollmentAttackTests {
         #expect(try fixture.devices().isEmpty)
     }
 
-    @Test(.enabled(if: SharedFixtures.available, "needs ../shared/fixtures"))
-    func theRealDeviceReplyIsVerifiedRequestedAndOnceApprovedEnrolsAsAMac() async throws {
-        let fixture = try await EnrollmentFixture(strict: true)
-        let server = try fixture.serve()
-        defer { server.stop() }
-        // The reply answered a profile served by another server: its challenge is handed to Ann's link here.
+    /// Hands the real reply's challenge to Ann's link (the reply answered a profile another server served).
+    static func plantRealChallenge(_ fixture: EnrollmentFixture) throws -> Home {
         let home = try Home.open(at: fixture.cli.home)
         let ann = try Roster(home: home).tester(matching: "ann@example.com")
         try home.store.write { db in
@@ -118,6 +114,30 @@ struct EnrollmentAttackTests {
                          [.text(InviteToken.digest("8gLEIttrT7qbLOZs3XzL5XPgNXCliGwRLtn2Lfe4GBsa7g6MGm2sJjicKrLFal4D")), .integer(ann.id),
                           .text(Timestamp.string(Date())), .text(Timestamp.string(Date().addingTimeInterval(1800)))])
         }
+        return home
+    }
+
+    @Test(.enabled(if: SharedFixtures.available, "needs ../shared/fixtures"))
+    func withoutLibcryptoEvenTheRealReplyIsUnverifiedAndThePageSaysWhy() async throws {
+        let fixture = try await EnrollmentFixture(strict: true)
+        let server = try fixture.serve(environment: ["BETACTL_LIBCRYPTO": fixture.directory.child("no-such-libcrypto.so")])
+        defer { server.stop() }
+        _ = try Self.plantRealChallenge(fixture)
+        let real = [UInt8](try SharedFixtures.data("enrollment/device_reply_signed_VirtualMac2-1_22A380.p7s"))
+        let result = try await fixture.outcome(server, token: fixture.annToken, real)
+        #expect(result.outcome == "unverified")
+        #expect(result.page.contains("libcrypto (OpenSSL) could not be loaded"))
+        #expect(result.page.contains("apt install libssl3"))
+        #expect(try Self.openRequests(fixture).isEmpty)
+        #expect(try fixture.devices().isEmpty)
+    }
+
+    @Test(.enabled(if: SharedFixtures.available, "needs ../shared/fixtures"))
+    func theRealDeviceReplyIsVerifiedRequestedAndOnceApprovedEnrolsAsAMac() async throws {
+        let fixture = try await EnrollmentFixture(strict: true)
+        let server = try fixture.serve()
+        defer { server.stop() }
+        let home = try Self.plantRealChallenge(fixture)
         let real = [UInt8](try SharedFixtures.data("enrollment/device_reply_signed_VirtualMac2-1_22A380.p7s"))
         let result = try await fixture.outcome(server, token: fixture.annToken, real)
         #expect(result.outcome == "requested")

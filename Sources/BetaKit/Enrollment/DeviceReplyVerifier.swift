@@ -45,6 +45,7 @@ public enum DeviceReplyVerificationError: Error, Equatable, Sendable, CustomStri
     public var description: String {
         switch self {
         case let .signature(error):
+            if case .libraryUnavailable = error { return "the reply could not be verified: \(error)" }
             return "the reply is not signed by an Apple device: \(error)"
         case let .signerCount(count):
             return "the reply has \(count) signers; a device signs its reply once"
