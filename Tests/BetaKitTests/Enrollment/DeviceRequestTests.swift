@@ -179,6 +179,19 @@ struct DeviceRequestTests {
         #expect(full.renews?.description == "2027-03-01")
     }
 
+    @Test func aRequestFromATesterRemovedSinceCannotBeApprovedButCanBeRejected() async throws {
+        let replies = try await EnrollmentReplies.make()
+        let enrollment = DeviceEnrollment(home: f.home, acceptsUnverified: true)
+        let challenge = try enrollment.issueChallenge(testerID: bo.id, now: at("2026-11-10"))
+        #expect(try enrollment.receive(try await replies.reply(challenge: challenge), testerID: bo.id, now: at("2026-11-10")).outcome == .requested)
+        _ = try f.roster.removeTester(String(bo.id), now: at("2026-11-11"))
+        let udid = try DeviceIdentifier("00008120-001A2B3C4D5E6F70")
+        #expect(throws: DeviceRequestError.testerRemoved(udid, testerName: "Bo Chen")) { try requests.approve(udid, now: at("2026-11-11")) }
+        #expect(try f.roster.devices().isEmpty)
+        #expect(try requests.reject(udid, now: at("2026-11-11")).testerName == "Bo Chen")
+        #expect(try requests.open().isEmpty)
+    }
+
     @Test func theRuleApprovesTheRequestsOfTestersInItsGroupAtOnce() async throws {
         let replies = try await EnrollmentReplies.make()
         let enrollment = DeviceEnrollment(home: f.home, acceptsUnverified: true)
