@@ -181,10 +181,19 @@ public struct DeviceEnrollment: Sendable {
         let request = DeviceRequest(udid: reply.udid, testerID: owner.id, testerName: owner.name, family: family, model: reply.product,
                                     osBuild: reply.version, serial: reply.serial, imei: reply.imei, deviceName: reply.deviceName,
                                     verified: verified, requestedAt: now)
-        let openRow = try db.queryOne("SELECT tester_id FROM device_requests WHERE status = 'open' AND udid = ?", [.text(reply.udid.value)])
-        if let openRow, openRow.int(0) != owner.id {
-            result.outcome = .requestedBySomeoneElse
-            return
+        var openRow = try db.queryOne("""
+            SELECT r.tester_id, t.removed_at FROM device_requests r JOIN testers t ON t.id = r.tester_id
+            WHERE r.status = 'open' AND r.udid = ?
+            """, [.text(reply.udid.value)])
+        if let row = openRow, row.int(0) != owner.id {
+            guard row.string(1) != nil else {
+                result.outcome = .requestedBySomeoneElse
+                return
+            }
+            // The tester who asked was removed since: their request lapses and this one takes its place.
+            try db.query("UPDATE device_requests SET status = 'rejected', decided_at = ? WHERE status = 'open' AND udid = ?",
+                         [.text(Timestamp.string(now)), .text(reply.udid.value)])
+            openRow = nil
         }
         let approved = try DeviceRequests.rule(db: db).approves(owner)
         if openRow == nil, !approved {

@@ -30,10 +30,12 @@ public struct DeviceRequests: Sendable {
                              verified: row.int(9) != 0, requestedAt: row.string(10).flatMap(Timestamp.date) ?? .distantPast)
     }
 
-    /// The open requests, oldest first.
+    /// The open requests of current testers, oldest first. A removed tester's request is not
+    /// listed: it cannot be approved, and the device enrolling again from another link replaces it.
     public func open() throws -> [DeviceRequest] {
         try home.store.read { db in
-            try db.query(Self.select + " WHERE r.status = 'open' ORDER BY r.requested_at, r.id").compactMap(Self.request(from:))
+            try db.query(Self.select + " WHERE r.status = 'open' AND t.removed_at IS NULL ORDER BY r.requested_at, r.id")
+                .compactMap(Self.request(from:))
         }
     }
 

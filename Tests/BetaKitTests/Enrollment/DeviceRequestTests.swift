@@ -188,8 +188,24 @@ struct DeviceRequestTests {
         let udid = try DeviceIdentifier("00008120-001A2B3C4D5E6F70")
         #expect(throws: DeviceRequestError.testerRemoved(udid, testerName: "Bo Chen")) { try requests.approve(udid, now: at("2026-11-11")) }
         #expect(try f.roster.devices().isEmpty)
+        #expect(try requests.open().isEmpty, "a removed tester's request is not listed")
         #expect(try requests.reject(udid, now: at("2026-11-11")).testerName == "Bo Chen")
-        #expect(try requests.open().isEmpty)
+    }
+
+    @Test func theDeviceEnrollingAgainFromAnotherLinkReplacesTheRequestOfARemovedTester() async throws {
+        let replies = try await EnrollmentReplies.make()
+        let enrollment = DeviceEnrollment(home: f.home, acceptsUnverified: true)
+        let bos = try enrollment.issueChallenge(testerID: bo.id, now: at("2026-11-10"))
+        #expect(try enrollment.receive(try await replies.reply(challenge: bos), testerID: bo.id, now: at("2026-11-10")).outcome == .requested)
+        let anns = try enrollment.issueChallenge(testerID: ann.id, now: at("2026-11-10"))
+        #expect(try enrollment.receive(try await replies.reply(challenge: anns), testerID: ann.id, now: at("2026-11-10")).outcome
+            == .requestedBySomeoneElse, "Bo's request stands while Bo is a tester")
+        _ = try f.roster.removeTester(String(bo.id), now: at("2026-11-11"))
+        let again = try enrollment.issueChallenge(testerID: ann.id, now: at("2026-11-11"))
+        #expect(try enrollment.receive(try await replies.reply(challenge: again), testerID: ann.id, now: at("2026-11-11")).outcome == .requested)
+        #expect(try requests.open().map(\.testerName) == ["Ann Lee"])
+        _ = try requests.approve(try DeviceIdentifier("00008120-001A2B3C4D5E6F70"), now: at("2026-11-11"))
+        #expect(try f.roster.devices().first?.testerID == ann.id)
     }
 
     @Test func theRuleApprovesTheRequestsOfTestersInItsGroupAtOnce() async throws {
