@@ -30,13 +30,13 @@ let package = Package(
         ),
         // Exposes epoll/eventfd/sendfile on Linux; empty elsewhere (kqueue is in Darwin).
         .systemLibrary(name: "CSystemShim"),
-        // The few libcrypto (OpenSSL) entry points CMS signing needs, loaded with dlopen on first use
-        // (see Sources/CCrypto/shim.h): no header or library is needed to build, and nothing that
-        // does not sign ever loads it.
+        // The few libcrypto (OpenSSL) entry points CMS signing and verification need, loaded with dlopen
+        // on first use (see Sources/CCrypto/shim.h): no header or library is needed to build, and
+        // nothing that does not sign or verify ever loads it.
         .systemLibrary(name: "CCrypto"),
 
         .target(name: "AppleFormats", dependencies: ["CZlib"]),
-        .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite"]),
+        .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite", "CryptoCMS"]),
         // The HTTP/1.1 engine: generic, it knows nothing of betactl.
         .target(name: "BetaServer", dependencies: ["CSystemShim", "CZlib"]),
         // The template engine (a Mustache subset): generic, no betactl knowledge, no dependencies.
@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "QRCode", dependencies: ["CZlib"]),
         // Streaming multipart/form-data (RFC 7578) with pluggable part consumers; generic, no betactl knowledge.
         .target(name: "Multipart"),
-        // CMS SignedData signing through the system's libcrypto; generic, no betactl knowledge.
+        // CMS SignedData signing and verification through the system's libcrypto; generic, no betactl knowledge.
         .target(name: "CryptoCMS", dependencies: ["CCrypto"]),
         // Build-time embedding of files (templates, web assets) into a target that applies the
         // plugin: the tool reads the target's EmbedAssets.txt and writes EmbeddedAssets.files.

@@ -1,11 +1,12 @@
 #ifndef BETACTL_CRYPTO_SHIM_H
 #define BETACTL_CRYPTO_SHIM_H
 /*
- * The few entry points of the system's libcrypto (OpenSSL 3 or 1.1) that CMS signing needs,
+ * The few entry points of the system's libcrypto (OpenSSL 3 or 1.1) that CMS signing and
+ * signature verification need,
  * loaded with dlopen on first use rather than linked.
  *
- * Signing is optional: a program that never signs must start, and run, on a machine without
- * libcrypto, and must not pay for loading it. So no OpenSSL header is needed to build either:
+ * Signing and verifying are optional: a program that does neither must start, and run, on a
+ * machine without libcrypto, and must not pay for loading it. So no OpenSSL header is needed to build either:
  * the types are opaque here and the prototypes are the documented, stable ones of OpenSSL's
  * public API. Swift calls the bk_crypto_* wrappers; bk_crypto_load_error() says why the library
  * could not be used (then no other wrapper may be called). bk_crypto_use_library() picks another
@@ -27,11 +28,17 @@ typedef struct bk_crypto_cms bk_crypto_cms;               /* CMS_ContentInfo */
 typedef struct bk_crypto_pkcs12 bk_crypto_pkcs12;         /* PKCS12 */
 typedef struct bk_crypto_provider bk_crypto_provider;     /* OSSL_PROVIDER (OpenSSL 3) */
 typedef struct bk_crypto_libctx bk_crypto_libctx;         /* OSSL_LIB_CTX (OpenSSL 3) */
+typedef struct bk_crypto_store bk_crypto_store;           /* X509_STORE */
+typedef struct bk_crypto_store_ctx bk_crypto_store_ctx;   /* X509_STORE_CTX */
 typedef int (*bk_crypto_password_cb)(char *buffer, int size, int writing, void *context);
 
 /* CMS_sign flags (cms.h). */
 #define BK_CMS_BINARY 0x80
 #define BK_CMS_NOSMIMECAP 0x200
+/* CMS_verify flag (cms.h): check the signatures only; the caller builds and judges the signer's chain. */
+#define BK_CMS_NO_SIGNER_CERT_VERIFY 0x20
+/* X509_VERIFY_PARAM flag (x509_vfy.h): ignore notBefore/notAfter throughout the chain. */
+#define BK_X509_V_FLAG_NO_CHECK_TIME 0x200000
 /* BIO_ctrl command behind BIO_get_mem_data (bio.h). */
 #define BK_BIO_CTRL_INFO 3
 
@@ -65,6 +72,21 @@ typedef struct {
     unsigned long (*ERR_get_error)(void);
     void (*ERR_error_string_n)(unsigned long, char *, size_t);
     void (*ERR_clear_error)(void);
+    bk_crypto_cms *(*d2i_CMS_bio)(bk_crypto_bio *, bk_crypto_cms **);
+    int (*CMS_verify)(bk_crypto_cms *, bk_crypto_stack *, bk_crypto_store *, bk_crypto_bio *, bk_crypto_bio *, unsigned int);
+    bk_crypto_stack *(*CMS_get0_signers)(bk_crypto_cms *);
+    bk_crypto_stack *(*CMS_get1_certs)(bk_crypto_cms *);
+    bk_crypto_store *(*X509_STORE_new)(void);
+    void (*X509_STORE_free)(bk_crypto_store *);
+    int (*X509_STORE_add_cert)(bk_crypto_store *, bk_crypto_x509 *);
+    int (*X509_STORE_set_flags)(bk_crypto_store *, unsigned long);
+    bk_crypto_store_ctx *(*X509_STORE_CTX_new)(void);
+    void (*X509_STORE_CTX_free)(bk_crypto_store_ctx *);
+    int (*X509_STORE_CTX_init)(bk_crypto_store_ctx *, bk_crypto_store *, bk_crypto_x509 *, bk_crypto_stack *);
+    int (*X509_verify_cert)(bk_crypto_store_ctx *);
+    int (*X509_STORE_CTX_get_error)(const bk_crypto_store_ctx *);
+    bk_crypto_stack *(*X509_STORE_CTX_get1_chain)(const bk_crypto_store_ctx *);
+    const char *(*X509_verify_cert_error_string)(long);
     /* OpenSSL 3 only, may be NULL: loads the legacy provider for old .p12 encryption (RC2, 3DES). */
     bk_crypto_provider *(*OSSL_PROVIDER_try_load)(bk_crypto_libctx *, const char *, int);
 } bk_crypto_api;
@@ -130,7 +152,12 @@ static inline void bk_crypto_load(void) {
     BK_CRYPTO_RESOLVE(OPENSSL_sk_push) BK_CRYPTO_RESOLVE(OPENSSL_sk_num) BK_CRYPTO_RESOLVE(OPENSSL_sk_value)
     BK_CRYPTO_RESOLVE(OPENSSL_sk_free) BK_CRYPTO_RESOLVE(CMS_sign) BK_CRYPTO_RESOLVE(i2d_CMS_bio)
     BK_CRYPTO_RESOLVE(CMS_ContentInfo_free) BK_CRYPTO_RESOLVE(ERR_get_error) BK_CRYPTO_RESOLVE(ERR_error_string_n)
-    BK_CRYPTO_RESOLVE(ERR_clear_error)
+    BK_CRYPTO_RESOLVE(ERR_clear_error) BK_CRYPTO_RESOLVE(d2i_CMS_bio) BK_CRYPTO_RESOLVE(CMS_verify)
+    BK_CRYPTO_RESOLVE(CMS_get0_signers) BK_CRYPTO_RESOLVE(CMS_get1_certs) BK_CRYPTO_RESOLVE(X509_STORE_new)
+    BK_CRYPTO_RESOLVE(X509_STORE_free) BK_CRYPTO_RESOLVE(X509_STORE_add_cert) BK_CRYPTO_RESOLVE(X509_STORE_set_flags)
+    BK_CRYPTO_RESOLVE(X509_STORE_CTX_new) BK_CRYPTO_RESOLVE(X509_STORE_CTX_free) BK_CRYPTO_RESOLVE(X509_STORE_CTX_init)
+    BK_CRYPTO_RESOLVE(X509_verify_cert) BK_CRYPTO_RESOLVE(X509_STORE_CTX_get_error) BK_CRYPTO_RESOLVE(X509_STORE_CTX_get1_chain)
+    BK_CRYPTO_RESOLVE(X509_verify_cert_error_string)
 #undef BK_CRYPTO_RESOLVE
     table->OSSL_PROVIDER_try_load = (__typeof__(table->OSSL_PROVIDER_try_load))dlsym(library, "OSSL_PROVIDER_try_load");
 }
@@ -228,6 +255,54 @@ static inline bk_crypto_cms *bk_crypto_cms_sign(bk_crypto_x509 *certificate, bk_
 }
 static inline int bk_crypto_cms_write_der(bk_crypto_bio *bio, bk_crypto_cms *cms) { return bk_crypto()->i2d_CMS_bio(bio, cms); }
 static inline void bk_crypto_cms_free(bk_crypto_cms *cms) { bk_crypto()->CMS_ContentInfo_free(cms); }
+/* Reads a DER or BER CMS ContentInfo (NULL when it is not one). */
+static inline bk_crypto_cms *bk_crypto_cms_read_der(bk_crypto_bio *bio) { return bk_crypto()->d2i_CMS_bio(bio, NULL); }
+/* Checks every signature of SignedData with its content attached and writes the content to `out`;
+   1 when every signature verifies. The signers' certificates are not judged (the caller does that
+   with bk_crypto_verify_chain), and the content is taken as binary, as it was signed. */
+static inline int bk_crypto_cms_verify_signatures(bk_crypto_cms *cms, bk_crypto_bio *out) {
+    return bk_crypto()->CMS_verify(cms, NULL, NULL, NULL, out, BK_CMS_BINARY | BK_CMS_NO_SIGNER_CERT_VERIFY);
+}
+/* The signers' certificates, found by bk_crypto_cms_verify_signatures; free the stack only. */
+static inline bk_crypto_stack *bk_crypto_cms_signers(bk_crypto_cms *cms) { return bk_crypto()->CMS_get0_signers(cms); }
+/* The certificates the envelope carries; the caller frees each certificate and the stack. */
+static inline bk_crypto_stack *bk_crypto_cms_certificates(bk_crypto_cms *cms) { return bk_crypto()->CMS_get1_certs(cms); }
+/* A store of trusted certificates whose validity dates are never checked (NULL when out of memory). */
+static inline bk_crypto_store *bk_crypto_store_new_ignoring_dates(void) {
+    bk_crypto_store *store = bk_crypto()->X509_STORE_new();
+    if (store != NULL && bk_crypto()->X509_STORE_set_flags(store, BK_X509_V_FLAG_NO_CHECK_TIME) != 1) {
+        bk_crypto()->X509_STORE_free(store);
+        return NULL;
+    }
+    return store;
+}
+/* Adds a trusted certificate (the store takes its own reference). */
+static inline int bk_crypto_store_add(bk_crypto_store *store, bk_crypto_x509 *certificate) {
+    return bk_crypto()->X509_STORE_add_cert(store, certificate);
+}
+static inline void bk_crypto_store_free(bk_crypto_store *store) { bk_crypto()->X509_STORE_free(store); }
+/* Builds and verifies `leaf`'s chain to a certificate of `store`, with `untrusted` as candidate
+   intermediates. Returns 1 and sets `*chain` (leaf first, anchor last; the caller frees each
+   certificate and the stack) when it verifies; otherwise 0 and `*reason` says why. */
+static inline int bk_crypto_verify_chain(bk_crypto_store *store, bk_crypto_x509 *leaf, bk_crypto_stack *untrusted,
+                                         bk_crypto_stack **chain, const char **reason) {
+    *chain = NULL;
+    *reason = "out of memory";
+    bk_crypto_store_ctx *context = bk_crypto()->X509_STORE_CTX_new();
+    if (context == NULL) return 0;
+    int verified = 0;
+    if (bk_crypto()->X509_STORE_CTX_init(context, store, leaf, untrusted) == 1) {
+        if (bk_crypto()->X509_verify_cert(context) == 1) {
+            *chain = bk_crypto()->X509_STORE_CTX_get1_chain(context);
+            verified = *chain != NULL;
+        } else {
+            *reason = bk_crypto()->X509_verify_cert_error_string(bk_crypto()->X509_STORE_CTX_get_error(context));
+        }
+    }
+    bk_crypto()->X509_STORE_CTX_free(context);
+    return verified;
+}
+
 /* The oldest error on this thread's queue as text, or 0 when there is none; the queue is then emptied. */
 static inline unsigned long bk_crypto_take_error(char *buffer, size_t size) {
     unsigned long code = bk_crypto()->ERR_get_error();

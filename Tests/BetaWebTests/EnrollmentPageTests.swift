@@ -61,8 +61,8 @@ import Testing
             let page = page(outcome)
             headings.insert(page.heading)
             #expect(page.outcome == outcome.rawValue)
-            #expect(page.succeeded == outcome.isRegistered)
-            let restart = [.expired, .challengeUsed, .wrongTester, .unknownChallenge, .unreadable, .tooLarge].contains(outcome)
+            #expect(page.succeeded == outcome.isAccepted)
+            let restart = [.expired, .challengeUsed, .wrongTester, .unknownChallenge, .unreadable, .unverified, .tooLarge].contains(outcome)
             #expect((page.startAgainURL != nil) == restart, "\(outcome)")
         }
         #expect(headings.count == EnrollmentResult.Outcome.allCases.count)
@@ -71,6 +71,11 @@ import Testing
         #expect(page(.familyFull).message.contains("Apple allows 100 iPads per membership year, and all 100 of this year's are used until 2027-03-01"))
         #expect(page(.expired).heading == "The link expired")
         #expect(page(.unreadable).detail == "the enrolment reply is not readable: x")
+        #expect(page(.requested).heading == "Request sent")
+        #expect(page(.requested).message.hasPrefix("Your request to register “Ann's <iPhone>” (iPad Pro 11-inch (M4)) for Ann was sent. The team approves it, then the device is registered with Apple and a build for it is prepared"))
+        #expect(page(.unverified).heading == "The device's answer could not be verified")
+        #expect(page(.unverified).message.contains("nothing was registered or requested"))
+        #expect(page(.tooManyRequests).message.contains("You already have 5 devices waiting for approval"))
     }
 
     @Test func valuesOnTheResultPageAreEscaped() throws {

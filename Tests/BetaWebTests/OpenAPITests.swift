@@ -54,6 +54,10 @@ import TestSupport
             ("GET /devices/export", "/devices/export?format=tsv", []),
             ("GET /devices/{udid}", "/devices/00008030-0000000000000A01", []),
             ("DELETE /devices/{udid}", "/devices/00008120-0000000000000F06", []),
+            // Two requests are planted before the calls (see `plantDeviceRequests`).
+            ("GET /device-requests", "/device-requests", []),
+            ("POST /device-requests/{udid}/approve", "/device-requests/00008120-0000000000000D01/approve", []),
+            ("POST /device-requests/{udid}/reject", "/device-requests/00008120-0000000000000D02/reject", []),
             ("GET /profiles", "/profiles", []),
             ("POST /profiles", "/profiles", ["-H", "Content-Type: application/octet-stream", "--data-binary",
                                              "@" + LocalFixtures.url("formats/profiles/beta_development.mobileprovision").path]),
@@ -84,6 +88,19 @@ import TestSupport
         ]
     }
 
+    /// Two open requests from tester 1, as devices enrolling from their link leave them.
+    static func plantDeviceRequests(home path: String) throws {
+        let home = try Home.open(at: path)
+        try home.store.write { db in
+            for (udid, name) in [("00008120-0000000000000D01", "Docs phone"), ("00008120-0000000000000D02", "Other phone")] {
+                try db.query("""
+                    INSERT INTO device_requests (udid, tester_id, family, product, os_build, serial, device_name, requested_at)
+                    VALUES (?, 1, 'iphone', 'iPhone15,2', '21A329', 'F2LXK0ABCD12', ?, '2026-11-10T10:00:00Z')
+                    """, [.text(udid), .text(name)])
+            }
+        }
+    }
+
     @Test(.enabled(if: PythonOracles.isInstalled, "needs the Python oracles (.ci/install-deps --test)"))
     func everyDocumentedOperationAnswersAndItsAnswersMatchTheSchemas() async throws {
         let fixture = try await AdminFixture.make()
@@ -99,6 +116,7 @@ import TestSupport
             try fixture.cli.ok(["add-symbols", LocalFixtures.url("symbols/arm64-dwarf4/App.dSYM").path])
         }
         let crashGroup = try CrashScenario.group(fixture.cli, 1)
+        try Self.plantDeviceRequests(home: fixture.cli.home)
         let calls = Self.calls(profile: profile, key: key, crashGroup: crashGroup, app: WebFixture.app)
         #expect(Set(calls.map(\.operation)) == (try Self.documented(document)), "the table covers exactly the documented operations")
         // Each operation is called with the smallest scope its document states (none, read, write or

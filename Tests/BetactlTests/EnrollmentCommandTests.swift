@@ -76,6 +76,66 @@ struct EnrollmentCommandTests {
         #expect(try cli.ok("devices").contains("Membership year"))
     }
 
+    @Test func requestsAreListedApprovedRejectedAndApprovedByTheRuleFromTheCommandLine() async throws {
+        let dir = try TemporaryDirectory()
+        let cli = Betactl(home: dir.child("home"))
+        try cli.ok("init", "--membership-renewal", "2027-03-01")
+        try cli.ok("add-tester", "Ann Lee", "--email", "ann@example.com", "--group", "qa")
+        try cli.ok("add-tester", "Bo Chen", "--email", "bo@example.com")
+        try cli.ok("add-device", "bo@example.com", "00008110-0000000000000D04", "--model", "iPhone16,1")
+        #expect(try cli.ok("requests").contains("No devices waiting for approval."))
+        #expect(try cli.ok("approval-rule") == "Approval rule: off: every request waits for approval\n")
+
+        let home = try Home.open(at: dir.child("home"))
+        let roster = Roster(home: home)
+        let enrollment = DeviceEnrollment(home: home, acceptsUnverified: true)
+        let device = try await OpenSSLTool.makeDeviceIdentity(in: dir)
+        func enrol(_ udid: String, _ tester: String) async throws -> EnrollmentResult.Outcome {
+            let id = try roster.tester(matching: tester).id
+            let challenge = try enrollment.issueChallenge(testerID: id, now: Date())
+            let plist = OpenSSLTool.deviceReplyPlist(udid: udid, product: "iPhone15,2", deviceName: "Phone \(udid.suffix(2))", challenge: challenge)
+            let reply = try await OpenSSLTool.signDER(plist, certificate: device.certificate, key: device.key, in: dir)
+            return try enrollment.receive(reply, testerID: id, now: Date()).outcome
+        }
+        #expect(try await enrol("00008120-0000000000000E01", "ann@example.com") == .requested)
+        #expect(try await enrol("00008120-0000000000000E02", "bo@example.com") == .requested)
+        let listing = try cli.ok("requests")
+        #expect(listing.contains("2 devices waiting."))
+        #expect(listing.components(separatedBy: "\n").contains { $0.hasPrefix("00008120-0000000000000E01") && $0.contains("Ann Lee") && $0.contains("UNVERIFIED") })
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try cli.ok("requests", "--json").utf8)) as? [String: Any])
+        let open = try #require(json["requests"] as? [[String: Any]])
+        #expect(open.map { $0["udid"] as? String } == ["00008120-0000000000000E01", "00008120-0000000000000E02"])
+        #expect(open.first?["verified"] as? Bool == false)
+        #expect((json["rule"] as? [String: Any])?["mode"] as? String == "off")
+        let usage = { () throws -> Int? in
+            let devices = try JSONSerialization.jsonObject(with: Data(try cli.ok("devices", "--json").utf8)) as? [String: Any]
+            return ((devices?["usage"] as? [String: Any])?["iphone"] as? [String: Any])?["used"] as? Int
+        }
+        #expect(try usage() == 1, "requests take no slot")
+
+        let approved = try #require(try JSONSerialization.jsonObject(with: Data(try cli.ok("approve-device", "00008120-0000000000000E01", "--json").utf8)) as? [String: Any])
+        #expect((approved["device"] as? [String: Any])?["pending"] as? Bool == true)
+        #expect(approved["reusedSlot"] as? Bool == false)
+        #expect(try usage() == 2)
+        let rejected = try #require(try JSONSerialization.jsonObject(with: Data(try cli.ok("reject-device", "00008120-0000000000000E02", "--json").utf8)) as? [String: Any])
+        #expect((rejected["rejected"] as? [String: Any])?["tester"] as? String == "Bo Chen")
+        #expect(try usage() == 2, "rejecting frees nothing: the request took nothing")
+        let again = try cli.run("reject-device", "00008120-0000000000000E02")
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("no open request for device 00008120-0000000000000E02; list the open requests with `betactl requests`"))
+        #expect(try cli.ok("export-devices", "--pending").contains("00008120-0000000000000E01\tPhone 01\tios"))
+
+        #expect(try cli.ok("approval-rule", "set", "--group", "qa") == "Approval rule: group qa: requests from testers in group qa are approved as they arrive; others wait\n")
+        #expect(try await enrol("00008120-0000000000000E03", "ann@example.com") == .registered)
+        #expect(try await enrol("00008120-0000000000000E04", "bo@example.com") == .requested)
+        let rule = try #require(try JSONSerialization.jsonObject(with: Data(try cli.ok("approval-rule", "--json").utf8)) as? [String: Any])
+        #expect(rule["mode"] as? String == "group" && rule["group"] as? String == "qa")
+        let both = try cli.run("approval-rule", "set", "--all", "--off")
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("approval-rule set needs exactly one of --group GROUP, --all or --off"))
+        #expect(try cli.ok("approval-rule", "set", "--off").hasPrefix("Approval rule: off"))
+    }
+
     @Test func pendingDevicesAreListedExportedAndCheckedUntilAProfileIncludesThem() async throws {
         let dir = try TemporaryDirectory()
         let cli = Betactl(home: dir.child("home"))
@@ -86,12 +146,17 @@ struct EnrollmentCommandTests {
         let inProfile = "00008030-0000000000000A01"
         let home = try Home.open(at: dir.child("home"))
         let ann = try Roster(home: home).tester(matching: "ann@example.com")
-        let enrollment = DeviceEnrollment(home: home)
+        // The reply is self-signed, so it is taken in as `serve --allow-unverified-enrollment` takes it.
+        let enrollment = DeviceEnrollment(home: home, acceptsUnverified: true)
         let challenge = try enrollment.issueChallenge(testerID: ann.id, now: Date())
         let device = try await OpenSSLTool.makeDeviceIdentity(in: dir)
         let reply = try await OpenSSLTool.signDER(OpenSSLTool.deviceReplyPlist(udid: inProfile, product: "iPhone15,2", deviceName: nil, challenge: challenge),
                                                   certificate: device.certificate, key: device.key, in: dir)
-        #expect(try enrollment.receive(reply, testerID: ann.id, now: Date()).outcome == .registered)
+        #expect(try enrollment.receive(reply, testerID: ann.id, now: Date()).outcome == .requested)
+        // A request is not pending yet: it takes no slot and is not exported until approved.
+        #expect(try cli.ok("export-devices", "--pending") == "Device ID\tDevice Name\tDevice Platform\n")
+        #expect(try cli.ok("requests").contains(inProfile))
+        #expect(try cli.ok("approve-device", inProfile).hasPrefix("Approved iPhone \(inProfile) (Ann Lee iPhone 14 Pro) for Ann Lee."))
 
         let pending = try cli.ok("devices", "--pending")
         #expect(pending.hasPrefix("1 device is registered here but in no ad hoc profile yet."))

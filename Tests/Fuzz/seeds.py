@@ -195,9 +195,10 @@ def inspect_targets(out, data):
     if data[:1] == b"\x30" and b"<key>UDID</key>" in data:
         emit(out, "enrollment", data)
         # The intake target's first byte picks how the reply's challenge stands (valid, another
-        # tester's, expired, used, unknown): one seed per case.
+        # tester's, expired, used, unknown) and, with its high bit, a strict server: one seed per case.
         for scenario in range(5):
             emit(out, "enrollment-intake", bytes([scenario]) + data)
+            emit(out, "enrollment-intake", bytes([0x80 | scenario]) + data)
 
 
 def from_bytes(out, name, data, depth=0):

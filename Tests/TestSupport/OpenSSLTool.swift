@@ -92,6 +92,61 @@ public enum OpenSSLTool {
         return try await run(["cms", "-verify", "-inform", "DER", "-in", input, "-CAfile", caFile, "-purpose", "any"])
     }
 
+    /// Whether `openssl cms -verify` accepts `bytes` against `caFile`, as the oracle for betactl's
+    /// own verdict: any purpose, and without validity dates when `checkTime` is false (Apple's device
+    /// CAs expired long ago).
+    public static func verifies(_ bytes: [UInt8], caFile: String, checkTime: Bool = false, in directory: TemporaryDirectory) async throws -> Bool {
+        let input = try directory.write("signed-\(UUID().uuidString.prefix(8)).der", bytes)
+        let result = try await runTool("openssl", ["cms", "-verify", "-inform", "DER", "-in", input, "-CAfile", caFile, "-purpose", "any",
+                                                   "-out", "/dev/null"] + (checkTime ? [] : ["-no_check_time"]))
+        return result.status == 0
+    }
+
+    /// A chain whose names copy Apple's (Apple Root CA, Apple iPhone Certification Authority, Apple
+    /// iPhone Device CA) made with fresh keys, and a device certificate under it: a forgery that
+    /// only a pinned chain tells apart. Returns the device certificate, its key and the two
+    /// intermediates (PEM files).
+    public static func makeLookalikeAppleChain(in directory: TemporaryDirectory) async throws
+        -> (certificate: String, key: String, intermediates: String, root: String) {
+        let names = [("root", "/C=US/O=Apple Inc./OU=Apple Certification Authority/CN=Apple Root CA"),
+                     ("iphone-ca", "/C=US/O=Apple Inc./OU=Apple Certification Authority/CN=Apple iPhone Certification Authority"),
+                     ("device-ca", "/C=US/O=Apple Inc./OU=Apple iPhone/CN=Apple iPhone Device CA")]
+        let caExtensions = try directory.write("lookalike-ca.ext", Array("basicConstraints=critical,CA:TRUE\nkeyUsage=keyCertSign,cRLSign\n".utf8))
+        let leafExtensions = try directory.write("lookalike-leaf.ext", Array("basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\n".utf8))
+        var issuer: (certificate: String, key: String)?
+        for (name, subject) in names {
+            let key = directory.child("lookalike-\(name).key"), certificate = directory.child("lookalike-\(name).pem")
+            if let issuer {
+                let request = directory.child("lookalike-\(name).csr")
+                try await run(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", request, "-subj", subject])
+                try await run(["x509", "-req", "-in", request, "-CA", issuer.certificate, "-CAkey", issuer.key, "-CAcreateserial",
+                               "-out", certificate, "-days", "3650", "-extfile", caExtensions])
+            } else {
+                try await run(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "3650",
+                               "-subj", subject, "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=keyCertSign,cRLSign"])
+            }
+            issuer = (certificate, key)
+        }
+        guard let deviceCA = issuer else { throw OpenSSLError(arguments: [], message: "no chain made") }
+        let key = directory.child("lookalike-device.key"), request = directory.child("lookalike-device.csr")
+        let certificate = directory.child("lookalike-device.pem")
+        try await run(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", request, "-subj", "/CN=0B5938EB-A130-466F-BFA5-BFA950500D03"])
+        try await run(["x509", "-req", "-in", request, "-CA", deviceCA.certificate, "-CAkey", deviceCA.key, "-CAcreateserial",
+                       "-out", certificate, "-days", "3650", "-extfile", leafExtensions])
+        let intermediates = try directory.write("lookalike-intermediates.pem",
+                                                Array(try Data(contentsOf: URL(fileURLWithPath: directory.child("lookalike-device-ca.pem"))))
+                                                    + Array(try Data(contentsOf: URL(fileURLWithPath: directory.child("lookalike-iphone-ca.pem")))))
+        return (certificate, key, intermediates, directory.child("lookalike-root.pem"))
+    }
+
+    /// Signs `content` like `signDER`, carrying the certificates in `certfile` (PEM) besides the signer's.
+    public static func signDER(_ content: [UInt8], certificate: String, key: String, certfile: String?,
+                               in directory: TemporaryDirectory) async throws -> [UInt8] {
+        let input = try directory.write("content-\(UUID().uuidString.prefix(8)).plist", content)
+        return Array(try await run(["cms", "-sign", "-nodetach", "-binary", "-outform", "DER", "-in", input, "-signer", certificate,
+                                    "-inkey", key] + (certfile.map { ["-certfile", $0] } ?? [])))
+    }
+
     /// Packs the identity (and its CA) into a `.p12` with `password`; `legacy` uses the RC2/3DES
     /// encryption of older exports.
     public static func pkcs12(_ identity: Identity, password: String, legacy: Bool = false, in directory: TemporaryDirectory) async throws -> String {

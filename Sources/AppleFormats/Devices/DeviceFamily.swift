@@ -56,6 +56,8 @@ public enum DeviceFamily: String, CaseIterable, Sendable, Codable, CustomStringC
         ("RealityDevice", .vision), ("AppleTV", .tv), ("iPhone", .iphone), ("iPad", .ipad), ("iPod", .ipod),
         ("Watch", .watch), ("MacBookAir", .mac), ("MacBookPro", .mac), ("MacBook", .mac), ("Macmini", .mac),
         ("MacPro", .mac), ("iMacPro", .mac), ("iMac", .mac), ("Mac", .mac),
+        // A macOS virtual machine on Apple silicon (`VirtualMac2,1`): it enrols and is registered as a Mac.
+        ("VirtualMac", .mac),
     ]
 
     /// The family of a model code such as `iPhone15,2` or `Watch6,1`, or nil when the code is not recognised.

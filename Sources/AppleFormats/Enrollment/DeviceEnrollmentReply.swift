@@ -2,10 +2,12 @@
 /// SignedData (DER, or BER with indefinite lengths) around an XML plist with `UDID`, `PRODUCT`,
 /// `VERSION`, `SERIAL`, `DEVICE_NAME`, `IMEI`, `CHALLENGE` and a few more.
 ///
-/// Strict: the UDID must be one of Apple's forms, every known attribute must be a string of the
-/// expected shape and length, and the whole reply is limited in size. The signer is the device's
-/// own certificate, which chains to Apple's long-expired iPhone Device CA: it is reported, never
-/// judged for expiry or purpose (iOS keeps signing with it). The signature is not verified.
+/// Strict where it matters: the UDID must be one of Apple's forms, every known attribute must be a
+/// string of the expected shape and length, and the whole reply is limited in size. Lenient where
+/// it does not: an empty informational attribute (`IMEI`, `MEID`, `SERIAL`, `DEVICE_NAME`) is
+/// read as absent, as devices without a modem send empty `IMEI` and `MEID`. The signer is the
+/// device's own certificate, which chains to Apple's long-expired iPhone Device CA: it is reported
+/// here, never judged; the signature is verified by the caller (BetaKit's `DeviceReplyVerifier`).
 public struct DeviceEnrollmentReply: Sendable, Equatable {
     /// The device's UDID, normalised.
     public var udid: DeviceIdentifier
@@ -38,6 +40,9 @@ public struct DeviceEnrollmentReply: Sendable, Equatable {
         "PRODUCT": 32, "VERSION": 32, "SERIAL": 64, "DEVICE_NAME": 256, "IMEI": 32, "MEID": 32, "CHALLENGE": 1024,
     ]
 
+    /// Informational attributes: empty means absent.
+    static let informational: Set<String> = ["IMEI", "MEID", "SERIAL", "DEVICE_NAME"]
+
     /// Reads a reply as the device posted it.
     public init(bytes: [UInt8]) throws(DeviceEnrollmentReplyError) {
         guard bytes.count <= Self.maxSize else { throw DeviceEnrollmentReplyError.tooLarge(size: bytes.count, limit: Self.maxSize) }
@@ -61,6 +66,7 @@ public struct DeviceEnrollmentReply: Sendable, Equatable {
         for (key, limit) in Self.textLimits {
             guard let value = entries[key] else { continue }
             guard let text = value.string else { throw DeviceEnrollmentReplyError.wrongType(key: key, found: value.kindDescription) }
+            if text.isEmpty, Self.informational.contains(key) { continue }
             try Self.check(text, key: key, limit: limit)
             texts[key] = text
         }

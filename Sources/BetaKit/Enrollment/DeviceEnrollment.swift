@@ -6,17 +6,17 @@ import Foundation
 import AppleFormats
 
 /// Device enrolment: a tester's iPhone hands over its UDID itself, through a Profile Service
-/// profile, straight into the roster and the slot ledger.
+/// profile, as a request the admin approves (or a rule approves) before it takes a slot.
 ///
 /// Each profile served carries a fresh challenge: random, single-use, bound to the tester the
-/// profile was made for, valid for 30 minutes. The device posts a signed reply echoing it; the
-/// reply adds the device to that tester, under the per-family slot rule, only when the challenge
-/// checks out. Every reply, good or bad, is answered with a result kept under a random reference,
-/// which the server turns into the page the device's browser opens.
-///
-/// The reply's CMS signature is not verified: it is made with the device's own certificate, and a
-/// reply signed by anyone else would carry the same data. What ties a reply to a tester is the
-/// challenge, which only the tester's link can obtain.
+/// profile was made for, valid for 30 minutes. The device posts a reply signed by its own
+/// identity certificate, echoing it. The reply counts only when its signature verifies and the
+/// signer chains to Apple's device CA (`DeviceReplyVerifier`), and when the challenge checks out.
+/// Then the device becomes an open request (`DeviceRequests`), taking no slot; a tester may hold
+/// a few open requests at a time. When the approval rule covers the tester, the request is
+/// approved at once and the device registered under the per-family slot rule. Every reply, good
+/// or bad, is answered with a result kept under a random reference, which the server turns into
+/// the page the device's browser opens.
 public struct DeviceEnrollment: Sendable {
     /// How long a challenge stays valid.
     public static let challengeLifetime: TimeInterval = 30 * 60
@@ -30,10 +30,22 @@ public struct DeviceEnrollment: Sendable {
     /// Results kept per tester; older ones go, so a flood of posts to one link cannot grow the table.
     static let resultsPerTester = 100
 
-    let home: Home
+    /// Open requests one tester may have at a time; a reply past it is refused.
+    public static let defaultOpenRequestLimit = 5
 
-    /// Enrolment on `home`.
-    public init(home: Home) { self.home = home }
+    let home: Home
+    /// Whether replies whose signature does not verify are taken in anyway (simulators, tests).
+    let acceptsUnverified: Bool
+    /// Open requests one tester may have at a time.
+    let openRequestLimit: Int
+
+    /// Enrolment on `home`. `acceptsUnverified` takes in replies that are unsigned or not signed
+    /// by an Apple device (`serve --allow-unverified-enrollment`); never on a real server.
+    public init(home: Home, acceptsUnverified: Bool = false, openRequestLimit: Int = Self.defaultOpenRequestLimit) {
+        self.home = home
+        self.acceptsUnverified = acceptsUnverified
+        self.openRequestLimit = openRequestLimit
+    }
 
     /// Hands out a fresh challenge for `testerID`, to put into the profile served to them.
     public func issueChallenge(testerID: Int64, now: Date) throws -> String {
@@ -63,7 +75,7 @@ public struct DeviceEnrollment: Sendable {
         var result = EnrollmentResult(reference: InviteToken.make(), testerID: testerID, outcome: .unreadable, udid: nil, deviceName: nil,
                                       model: nil, family: nil, reusedSlot: false, slots: nil, renews: nil, detail: nil,
                                       createdAt: Timestamp.date(Timestamp.string(now)) ?? now)
-        let reply: DeviceEnrollmentReply
+        var reply: DeviceEnrollmentReply
         if bodyTooLarge || body.count > Self.maxReplySize {
             result.outcome = .tooLarge
             result.detail = Self.cleaned("the reply is larger than the \(Self.maxReplySize) bytes a device sends")
@@ -75,6 +87,30 @@ public struct DeviceEnrollment: Sendable {
             result.detail = Self.cleaned(error.description)
             return try record(result)
         }
+        let verifiedContent: [UInt8]?
+        do {
+            verifiedContent = try DeviceReplyVerifier.verify(body)
+        } catch {
+            guard acceptsUnverified else {
+                result.outcome = .unverified
+                result.detail = Self.cleaned(error.description)
+                return try record(result)
+            }
+            verifiedContent = nil
+        }
+        if let content = verifiedContent {
+            // What is acted on is what the signature covers, as libcrypto read it.
+            let (signer, certificates) = (reply.signer, reply.certificates)
+            do {
+                reply = try DeviceEnrollmentReply(attributes: try PlistValue(parsing: content))
+            } catch {
+                result.detail = Self.cleaned("the signed content is not the reply's plist: \(error)")
+                return try record(result)
+            }
+            reply.signer = signer
+            reply.certificates = certificates
+        }
+        let verified = verifiedContent != nil
         result.udid = reply.udid
         result.model = reply.product
         guard let product = reply.product, let family = DeviceFamily(modelCode: product) else {
@@ -88,12 +124,14 @@ public struct DeviceEnrollment: Sendable {
             return try record(result)
         }
         let settings = home.settings
+        let limit = openRequestLimit
         return try home.store.write { db in
             result.outcome = try Self.checkChallenge(challenge, testerID: testerID, now: now, db: db)
             if result.outcome == .registered {
                 try db.query("UPDATE enrollment_challenges SET used_at = ? WHERE digest = ?",
                              [.text(Timestamp.string(now)), .text(InviteToken.digest(challenge))])
-                try Self.register(reply, family: family, testerID: testerID, settings: settings, now: now, into: &result, db: db)
+                try Self.admit(reply, family: family, verified: verified, testerID: testerID, settings: settings, openRequestLimit: limit,
+                               now: now, into: &result, db: db)
             }
             try Self.insert(result, db: db)
             return result
@@ -109,53 +147,6 @@ public struct DeviceEnrollment: Sendable {
         if row.string(2) != nil { return .challengeUsed }
         guard let expires = row.string(1).flatMap(Timestamp.date), now < expires else { return .expired }
         return .registered
-    }
-
-    /// Adds the device to the tester (the challenge has checked out), filling in `result`.
-    static func register(_ reply: DeviceEnrollmentReply, family: DeviceFamily, testerID: Int64, settings: HomeSettings, now: Date,
-                         into result: inout EnrollmentResult, db: SQLiteConnection) throws {
-        let owner: Tester
-        do { owner = try Roster.resolveTester(String(testerID), db: db) } catch is RosterError {
-            // The tester was removed since the profile was served: their link no longer counts.
-            result.outcome = .expired
-            return
-        }
-        let model = reply.product.map(DeviceModelName.displayName(forModelCode:)) ?? family.displayName
-        let reportedName = reply.deviceName?.trimmed ?? ""
-        let name = reportedName.isEmpty ? "\(owner.name) \(model)" : reportedName
-        if let existing = try db.queryOne(Roster.deviceSelect + " WHERE d.udid = ?", [.text(reply.udid.value)]).flatMap(Roster.device(from:)),
-           existing.status == .active {
-            result.deviceName = existing.name
-            if existing.testerID == owner.id {
-                result.outcome = .alreadyRegistered
-            } else if existing.testerID == nil {
-                // In the roster without a tester (imported from Apple's list): the device is the tester's.
-                try db.query("UPDATE devices SET tester_id = ?, model = COALESCE(model, ?) WHERE udid = ?",
-                             [.integer(owner.id), .optional(reply.product), .text(reply.udid.value)])
-                result.outcome = .alreadyRegistered
-            } else {
-                result.outcome = .registeredToSomeoneElse
-            }
-            return
-        }
-        do {
-            result.reusedSlot = try Roster.insertDevice(NewDevice(identifier: reply.udid, name: name, family: family, model: reply.product),
-                                                        owner: owner, settings: settings, now: now, db: db)
-        } catch let RosterError.limitReached(_, _, used, limit, _, renews) {
-            result.outcome = .familyFull
-            result.deviceName = name
-            result.slots = (used, limit)
-            result.renews = renews
-            return
-        }
-        result.deviceName = name
-        try db.query("""
-            INSERT INTO enrolled_devices (udid, tester_id, product, os_build, serial, imei, device_name, enrolled_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (udid) DO UPDATE SET tester_id = excluded.tester_id, product = excluded.product, os_build = excluded.os_build,
-                serial = excluded.serial, imei = excluded.imei, device_name = excluded.device_name, enrolled_at = excluded.enrolled_at
-            """, [.text(reply.udid.value), .integer(owner.id), .optional(reply.product), .optional(reply.version), .optional(reply.serial),
-                  .optional(reply.imei), .optional(reply.deviceName), .text(Timestamp.string(now))])
     }
 
     /// A reason as kept and shown: at most 300 characters, control characters (which a forged reply

@@ -180,6 +180,12 @@ extension APIProblem {
         case let problem as APIProblem: return problem
         case let error as RosterError: return roster(error)
         case let error as ArchiveError: return archive(error)
+        case let error as DeviceRequestError:
+            switch error {
+            case .notFound: return APIProblem(.deviceNotFound, error.description)
+            case .testerRemoved: return APIProblem(.refused, error.description)
+            case .invalidGroup: return APIProblem(.invalidInput, error.description)
+            }
         case let error as AuthError:
             switch error {
             case .invalidName, .invalidScope: return APIProblem(.invalidToken, error.description)

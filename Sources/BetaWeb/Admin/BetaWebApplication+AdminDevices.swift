@@ -32,6 +32,7 @@ extension BetaWebApplication {
                 return try await devicesPage(call, failure: failure)
             }
         }
+        addDeviceRequestForms(&admin)
         addAdminForm(&admin, "/devices/:udid/remove", scope: .write) { [self] call, _ in
             let home = self.home
             let now = self.now
@@ -67,7 +68,8 @@ extension BetaWebApplication {
             }
             return row
         }
-        return try renderAdmin("admin-devices", chrome, [
+        let requests = try await deviceRequestsSection(call)
+        return try renderAdmin("admin-devices", chrome, requests.merging([
             "devices": .list(rows), "hasDevices": .bool(!rows.isEmpty),
             "hasPending": .bool(!state.pending.isEmpty),
             "usage": .list(Self.usageBars(state.usage, all: true)),
@@ -75,7 +77,7 @@ extension BetaWebApplication {
             "profile": state.profile.map { ["name": .string($0.name), "uuid": .string($0.uuid)] } ?? .null,
             "testers": .list(testers.map { ["id": .string(String($0.id)), "name": .string($0.name)] }),
             "families": Self.familyOptions, "form": .object(failure == nil ? [:] : Self.formEcho(call.request)),
-        ], status: failure?.status ?? .ok)
+        ]) { _, page in page }, status: failure?.status ?? .ok)
     }
 
     /// Slot usage per family as bars: the used slots out of 100, the removed ones that still count

@@ -27,6 +27,8 @@ public final class BetaWebApplication: Sendable {
     let assets: WebAssets
     /// Crash intake: durable group-committed uploads, the background processor, rate limits.
     let crashes: CrashIntake
+    /// Enrolment replies per tester link and per client address.
+    let enrollmentLimits: (perTester: RateLimiter, perAddress: RateLimiter)
     /// Failed dashboard logins per address.
     let loginThrottle = LoginThrottle()
     /// Live tokens and sessions by digest, for turning away uploads before their body is read.
@@ -44,6 +46,10 @@ public final class BetaWebApplication: Sendable {
         pool = try BlockingPool(configuration: configuration.blockingPool, name: "web-blocking")
         snapshots = SnapshotStore(home: home, pool: pool)
         crashes = try CrashIntake(home: home, pool: pool, configuration: configuration.crashes, now: configuration.now)
+        let enrollment = configuration.enrollment
+        enrollmentLimits = (RateLimiter(perMinute: enrollment.postsPerMinute, burst: enrollment.burst),
+                            RateLimiter(perMinute: enrollment.postsPerMinute == 0 ? 0 : enrollment.postsPerMinutePerAddress,
+                                        burst: enrollment.burstPerAddress))
         watcher = try StoreChangeWatcher(store: home.store)
     }
 

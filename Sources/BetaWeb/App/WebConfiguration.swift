@@ -18,6 +18,8 @@ public struct WebConfiguration: Sendable {
     public var refreshInterval: Duration = .milliseconds(100)
     /// Crash intake limits (report size, rate per key and per tester link).
     public var crashes = CrashIntakeConfiguration()
+    /// Enrolment guards: signature verification, open requests per tester, rate limits.
+    public var enrollment = EnrollmentConfiguration()
     /// The largest upload (a release with its dSYMs, or symbols) the API and the dashboard accept.
     public var maxUploadBytes: Int64 = 4 << 30
     /// The current time; tests pin it (`BETACTL_NOW`).

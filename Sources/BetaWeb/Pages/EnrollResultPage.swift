@@ -18,7 +18,7 @@ struct EnrollResultPage: Sendable, MustacheRepresentable {
         self.chrome = chrome
         self.testerPageURL = testerPageURL
         outcome = result.outcome.rawValue
-        succeeded = result.outcome.isRegistered
+        succeeded = result.outcome.isAccepted
         detail = nil
         startAgainURL = enrollURL
         let model = result.model.map(DeviceModelName.displayName(forModelCode:)) ?? result.family?.displayName ?? "device"
@@ -28,6 +28,23 @@ struct EnrollResultPage: Sendable, MustacheRepresentable {
             heading = "Device registered"
             message = "\(device) is now registered for \(testerName). It will install from the next build whose profile includes it; until then your page shows it as pending."
             startAgainURL = nil
+        case .requested:
+            heading = "Request sent"
+            message = "Your request to register \(result.deviceName.map { "“\($0)” (\(model))" } ?? "this \(model)") for \(testerName) was sent. The team approves it, then the device is registered with Apple and a build for it is prepared; your page shows it once it is approved. There is nothing more to do on this device."
+            startAgainURL = nil
+        case .requestedBySomeoneElse:
+            heading = "Already requested by someone else"
+            message = "This device is already waiting for approval for another tester, so nothing changed. Ask the person who sent you the link."
+            startAgainURL = nil
+        case .tooManyRequests:
+            let limit = result.slots?.limit ?? DeviceEnrollment.defaultOpenRequestLimit
+            heading = "Too many devices waiting"
+            message = "You already have \(limit) devices waiting for approval, the most one tester may have at a time, so this one was not added. When the team has approved or rejected them, start again."
+            startAgainURL = nil
+        case .unverified:
+            heading = "The device's answer could not be verified"
+            message = "Its signature is not that of an Apple device, so nothing was registered or requested. Start again on the device itself; if it keeps failing, tell the person who sent you the link."
+            detail = result.detail
         case .alreadyRegistered:
             heading = "Already registered"
             message = "\(device) was already registered for \(testerName), so nothing changed. It installs every build whose profile includes it."
@@ -63,6 +80,19 @@ struct EnrollResultPage: Sendable, MustacheRepresentable {
             heading = "The device's answer was too large"
             message = "It was larger than any device sends, so it was not read and nothing was registered. Start again."
         }
+    }
+
+    /// The page for a reply turned away by the rate limit `outcome` on `scope` (this link, the address).
+    init(rateLimitedChrome chrome: PageChrome, outcome: String, scope: String, perMinute: Int, burst: Int, testerPageURL: String,
+         enrollURL: String) {
+        self.chrome = chrome
+        self.outcome = outcome
+        succeeded = false
+        heading = "Too many registrations at once"
+        message = "Registrations from \(scope) are limited to \(perMinute) a minute (\(burst) at once), and this one was past the limit, so nothing was registered. Wait a minute and start again."
+        detail = nil
+        self.testerPageURL = testerPageURL
+        startAgainURL = enrollURL
     }
 
     /// The page for a reply the server could not record (a database failure): nothing to look up.

@@ -91,13 +91,27 @@ extension BetaWebApplication {
             return Self.redirect(to: base.url + "/enroll/unknown-link")
         }
         let urls = TesterURLs(base: base, token: token)
+        // The link's allowance first: a post it refuses does not spend the address's, so one link
+        // flooding from an office's address leaves the other testers there their share.
+        let limited: String? = if enrollmentLimits.perTester.take("tester:\(tester.id)") != nil {
+            Self.rateLimitedLinkReference
+        } else if enrollmentLimits.perAddress.take("address:\(request.clientAddress)") != nil {
+            Self.rateLimitedAddressReference
+        } else {
+            nil
+        }
+        if let limited {
+            context.log.message("enrolment: request \(context.requestID) for tester \(tester.id): \(limited)")
+            return Self.redirect(to: urls.enrollmentResult(limited))
+        }
         let body = (try? request.body.bytes(limit: Int64(DeviceEnrollment.maxReplySize))) ?? []
         let tooLarge = request.bodyExceededLimit || request.body.count > Int64(DeviceEnrollment.maxReplySize)
-        let enrollment = DeviceEnrollment(home: home)
+        let enrollment = DeviceEnrollment(home: home, acceptsUnverified: configuration.enrollment.acceptsUnverified,
+                                          openRequestLimit: configuration.enrollment.openRequestsPerTester)
         let now = self.now
         do {
             let result = try await pool.run { try enrollment.receive(body, bodyTooLarge: tooLarge, testerID: tester.id, now: now) }
-            if result.outcome.isRegistered { snapshots.invalidate() }
+            if result.outcome.isAccepted { snapshots.invalidate() }
             let detail = result.detail.map { ": \($0)" } ?? ""
             context.log.message("enrolment: request \(context.requestID) for tester \(tester.id): \(result.outcome.rawValue)\(detail)")
             return Self.redirect(to: urls.enrollmentResult(result.reference))
@@ -109,6 +123,10 @@ extension BetaWebApplication {
 
     /// The result reference that names a reply the server could not record.
     static let serverErrorReference = "server-error"
+    /// The result references of replies turned away by the rate limit, per link and per address
+    /// (nothing is recorded for them, so a flood writes nothing).
+    static let rateLimitedLinkReference = "rate-limited"
+    static let rateLimitedAddressReference = "rate-limited-address"
 
     static func redirect(to location: String) -> Response {
         Response(status: .movedPermanently, headers: ["Location": location, "Content-Type": "text/plain; charset=utf-8"],
@@ -124,6 +142,13 @@ extension BetaWebApplication {
         let page: EnrollResultPage
         if reference == Self.serverErrorReference {
             page = EnrollResultPage(serverErrorChrome: chrome, testerPageURL: context.urls.page, enrollURL: context.urls.enroll)
+        } else if reference == Self.rateLimitedLinkReference || reference == Self.rateLimitedAddressReference {
+            let limits = configuration.enrollment
+            page = reference == Self.rateLimitedLinkReference
+                ? EnrollResultPage(rateLimitedChrome: chrome, outcome: reference, scope: "this link", perMinute: limits.postsPerMinute, burst: limits.burst,
+                                   testerPageURL: context.urls.page, enrollURL: context.urls.enroll)
+                : EnrollResultPage(rateLimitedChrome: chrome, outcome: reference, scope: "your network address", perMinute: limits.postsPerMinutePerAddress,
+                                   burst: limits.burstPerAddress, testerPageURL: context.urls.page, enrollURL: context.urls.enroll)
         } else {
             let enrollment = DeviceEnrollment(home: home)
             let testerID = context.tester.id

@@ -4,6 +4,7 @@ enum CommandRegistry {
         InitCommand.self, DemoCommand.self,
         AddTesterCommand.self, TestersCommand.self, ShowTesterCommand.self, RemoveTesterCommand.self,
         AddDeviceCommand.self, RemoveDeviceCommand.self, DevicesCommand.self,
+        RequestsCommand.self, ApproveDeviceCommand.self, RejectDeviceCommand.self, ApprovalRuleCommand.self,
         ExportDevicesCommand.self, ImportDevicesCommand.self,
         ImportProfileCommand.self, ProfilesCommand.self, CheckProfileCommand.self, EntitlementsCommand.self, CheckEntitlementsCommand.self,
         ReleaseCommand.self, AddSymbolsCommand.self, SymbolsCommand.self, ReleasesCommand.self, ShowReleaseCommand.self, RevokeCommand.self,

@@ -25,6 +25,10 @@ enum ServeCommand: BetactlCommand {
             .value("--crash-max-size", "BYTES", "Largest crash report accepted (default 10485760, 10 MB); larger ones get 413."),
             .flag("--no-crash-processing", "Store crash reports but leave them queued for another server or `betactl add-crash` to process."),
             .value("--crash-rate-limit", "N", "Crash reports per minute from one ingest key or tester link (default 60, in bursts of up to 20; 0 for no limit); more get 429."),
+            .flag("--allow-unverified-enrollment",
+                  "Take in enrolment replies not signed by an Apple device (simulators, tests). Never on a real server: anyone with a tester link could make up devices."),
+            .value("--enroll-rate-limit", "N",
+                   "Enrolment replies per minute from one tester link (default 6, in bursts of up to N, at most 10), and three times that from one client address; 0 for no limit."),
         ],
         discussion: "Put it behind a TLS-terminating proxy such as nginx or Caddy and pass that proxy with "
             + "--trusted-proxy so generated links use https (iOS installs only over https). Settings changed with "
@@ -36,7 +40,14 @@ enum ServeCommand: BetactlCommand {
         let args = invocation.arguments
         let home = try invocation.openHome()
         let configuration = try configuration(args, home: home)
-        try await serve(home: home, configuration: configuration, web: try webConfiguration(args, invocation: invocation),
+        let web = try webConfiguration(args, invocation: invocation)
+        if web.enrollment.acceptsUnverified {
+            invocation.warn("""
+                --allow-unverified-enrollment: enrolment replies are NOT VERIFIED. Anyone holding a tester link can make up \
+                devices (they still wait as requests for approval). Use it only for simulators and tests, never on a real server.
+                """)
+        }
+        try await serve(home: home, configuration: configuration, web: web,
                         accessLog: !args.flag("--no-access-log"), invocation: invocation)
     }
 
@@ -66,6 +77,11 @@ enum ServeCommand: BetactlCommand {
             guard let value = Int(text), value >= 0 else { throw UsageError(message: "--crash-rate-limit needs a number of reports per minute (0 for no limit), got \(text)", command: spec.name) }
             web.crashes.reportsPerMinute = value
             web.crashes.burst = max(1, min(value, web.crashes.burst))
+        }
+        web.enrollment.acceptsUnverified = args.flag("--allow-unverified-enrollment")
+        if let text = args.value("--enroll-rate-limit") {
+            guard let value = Int(text), value >= 0 else { throw UsageError(message: "--enroll-rate-limit needs a number of replies per minute (0 for no limit), got \(text)", command: spec.name) }
+            web.enrollment.setRate(value)
         }
         // A pinned clock (BETACTL_NOW) stays pinned; otherwise pages see the real time as it passes.
         if invocation.environment["BETACTL_NOW"].map({ !$0.isEmpty }) == true {

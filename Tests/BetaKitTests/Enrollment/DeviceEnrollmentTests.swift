@@ -5,6 +5,9 @@ import Testing
 import TestSupport
 
 /// Every outcome of a device's enrolment reply, with replies signed by openssl as devices sign them.
+/// Those are self-signed, so these tests take them in as `serve --allow-unverified-enrollment`
+/// does, with the approval rule approving every request: what is under test here is the challenge,
+/// the roster and the slot rule (DeviceRequestTests covers verification and requests).
 @Suite(.enabled(if: OpenSSLTool.available, "needs openssl (.ci/install-deps --test)"))
 struct DeviceEnrollmentTests {
     static let udid = "00008120-001A2B3C4D5E6F70"
@@ -15,7 +18,8 @@ struct DeviceEnrollmentTests {
 
     init() throws {
         f = try RosterFixture()
-        enrollment = DeviceEnrollment(home: f.home)
+        enrollment = DeviceEnrollment(home: f.home, acceptsUnverified: true)
+        try DeviceRequests(home: f.home).setRule(.all, now: at("2026-11-01"))
         ann = try f.addTester("Ann Lee")
         bo = try f.addTester("Bo Chen")
     }

@@ -14,11 +14,14 @@ struct PendingDeviceTests {
     func enrolled(_ udid: String = inProfiles) async throws -> RosterFixture {
         let f = try RosterFixture()
         let ann = try f.addTester("Ann Lee")
-        let enrollment = DeviceEnrollment(home: f.home)
+        let enrollment = DeviceEnrollment(home: f.home, acceptsUnverified: true)
         let replies = try await EnrollmentReplies.make()
         let challenge = try enrollment.issueChallenge(testerID: ann.id, now: at("2026-11-10"))
         let result = try enrollment.receive(try await replies.reply(udid: udid, challenge: challenge), testerID: ann.id, now: at("2026-11-10"))
-        #expect(result.outcome == .registered)
+        #expect(result.outcome == .requested)
+        #expect(try f.roster.pendingDevices().isEmpty, "a request is not registered yet")
+        // Approved, it is registered here and pending until a profile includes it.
+        _ = try DeviceRequests(home: f.home).approve(try DeviceIdentifier(udid), now: at("2026-11-10"))
         return f
     }
 

@@ -5,6 +5,9 @@ import TestSupport
 
 /// A home with two testers (Ann Lee, Bo Chen), a membership renewing on 2027-03-01 and the brand
 /// "Acme Beta", served by `betactl serve`, and a device that signs its replies as an iPhone does.
+/// Its replies are self-signed, so by default the server takes unverified replies
+/// (`--allow-unverified-enrollment`) and the approval rule approves every request, as the tests
+/// of registration need; `strict` serves neither.
 final class EnrollmentFixture: @unchecked Sendable {
     let directory: TemporaryDirectory
     let cli: Betactl
@@ -12,7 +15,11 @@ final class EnrollmentFixture: @unchecked Sendable {
     let boToken: String
     let device: (certificate: String, key: String)
 
-    init(environment: [String: String] = [:], publicURL: String? = nil) async throws {
+    /// Whether the server refuses unverified replies and requests wait for approval.
+    let strict: Bool
+
+    init(environment: [String: String] = [:], publicURL: String? = nil, strict: Bool = false) async throws {
+        self.strict = strict
         directory = try TemporaryDirectory("enroll")
         cli = Betactl(home: directory.child("home"), extraEnvironment: environment)
         try cli.ok(["init", "--team-id", "ABCDE12345", "--membership-renewal", "2027-03-01", "--brand-name", "Acme Beta"]
@@ -20,13 +27,14 @@ final class EnrollmentFixture: @unchecked Sendable {
         annToken = try WebFixture.token(cli.ok(["add-tester", "Ann Lee", "--email", "ann@example.com", "--json"]))
         boToken = try WebFixture.token(cli.ok(["add-tester", "Bo Chen", "--email", "bo@example.com", "--json"]))
         device = try await OpenSSLTool.makeDeviceIdentity(in: directory)
+        if !strict { try cli.ok(["approval-rule", "set", "--all"]) }
     }
 
     /// `betactl serve` on a free port, with `environment` added for this run only.
     func serve(environment: [String: String] = [:], _ arguments: [String] = []) throws -> ServeProcess {
         var runner = cli
         for (key, value) in environment { runner.extraEnvironment[key] = value }
-        return try ServeProcess(runner, ["serve", "--listen", "127.0.0.1:0"] + arguments)
+        return try ServeProcess(runner, ["serve", "--listen", "127.0.0.1:0"] + (strict ? [] : ["--allow-unverified-enrollment"]) + arguments)
     }
 
     /// Downloads the enrolment profile as Safari would and returns its bytes and challenge.

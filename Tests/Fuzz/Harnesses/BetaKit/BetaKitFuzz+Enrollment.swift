@@ -12,7 +12,9 @@ extension BetaKitFuzz {
         let now = Date(timeIntervalSince1970: 1_790_000_000)
         guard let home = try? Home.initialise(at: directory + "/enroll-home", change: HomeSettingsChange(), now: now).home,
               let ann = try? Roster(home: home).addTester(NewTester(name: "Ann"), now: now),
-              let bo = try? Roster(home: home).addTester(NewTester(name: "Bo"), now: now) else { return nil }
+              let bo = try? Roster(home: home).addTester(NewTester(name: "Bo"), now: now),
+              // Every request is approved at once, so a good reply registers its device as before requests existed.
+              (try? DeviceRequests(home: home).setRule(.all, now: now)) != nil else { return nil }
         return (home, ann.id, bo.id)
     }()
 
@@ -22,19 +24,22 @@ extension BetaKitFuzz {
     }
 
     /// A device's enrolment reply as the server receives it: the first byte picks how the reply's own
-    /// challenge stands (valid for Ann, Bo's, expired, used, never handed out), the rest is the body.
-    /// `DeviceEnrollment.receive` must never throw for anything posted, must add a device only for
-    /// a readable reply with a valid challenge, and must keep a result that reads back identically.
+    /// challenge stands (valid for Ann, Bo's, expired, used, never handed out) and, with its high
+    /// bit, a strict server (replies must be signed by an Apple device) rather than one started with
+    /// `--allow-unverified-enrollment`; the rest is the body. `DeviceEnrollment.receive` must never
+    /// throw for anything posted, must add a device only for a readable reply with a valid challenge
+    /// (and, when strict, a signature that verifies), and must keep a result that reads back identically.
     static func enrollmentIntake(_ bytes: UnsafeRawBufferPointer) {
         guard let first = bytes.first, let (home, ann, bo) = enrollmentHome else { return }
-        let scenario = ChallengeScenario.allCases[Int(first) % ChallengeScenario.allCases.count]
+        let strict = first & 0x80 != 0
+        let scenario = ChallengeScenario.allCases[Int(first & 0x7F) % ChallengeScenario.allCases.count]
         let body = Array(bytes.dropFirst())
         let now = Date(timeIntervalSince1970: 1_790_000_000)
         let parsed = body.count <= DeviceEnrollment.maxReplySize ? try? DeviceEnrollmentReply(bytes: body) : nil
         let challenge = parsed?.challenge.flatMap { InviteToken.isPlausible($0) ? $0 : nil }
         do {
             try home.store.write { db in
-                for table in ["enrolled_devices", "device_history", "devices", "enrollment_results", "enrollment_challenges"] {
+                for table in ["enrolled_devices", "device_history", "devices", "enrollment_results", "enrollment_challenges", "device_requests"] {
                     try db.execute("DELETE FROM \(table)")
                 }
                 guard let challenge, scenario != .unknown else { return }
@@ -46,7 +51,8 @@ extension BetaKitFuzz {
         } catch {
             fuzzCheck(false, "the scratch home could not be reset: \(error)")
         }
-        let enrollment = DeviceEnrollment(home: home)
+        let enrollment = DeviceEnrollment(home: home, acceptsUnverified: !strict)
+        let verifies = parsed != nil && (try? DeviceReplyVerifier.verify(body)) != nil
         let result: EnrollmentResult
         do { result = try enrollment.receive(body, testerID: ann, now: now) } catch {
             fuzzCheck(false, "receive threw for a posted body: \(error)")
@@ -54,7 +60,9 @@ extension BetaKitFuzz {
         }
         let devices = (try? Roster(home: home).devices()) ?? []
         let knownFamily = parsed?.product.flatMap(DeviceFamily.init(modelCode:)) != nil
-        if let parsed, knownFamily, challenge != nil {
+        if strict, parsed != nil, !verifies {
+            fuzzCheck(result.outcome == .unverified, "a strict server took in an unverified reply as \(result.outcome)")
+        } else if let parsed, knownFamily, challenge != nil {
             let expected: EnrollmentResult.Outcome = switch scenario {
             case .valid: .registered
             case .otherTesters: .wrongTester
