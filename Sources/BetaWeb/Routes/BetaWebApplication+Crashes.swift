@@ -323,10 +323,6 @@ extension BetaWebApplication {
             let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
             if end > rest.startIndex { result = String(result[..<range.upperBound]) + "…" + String(rest[end...]) }
         }
-        guard let question = result.firstIndex(of: "?") else { return result }
-        let query = result[result.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair in
-            pair.hasPrefix("key=") ? "key=…" : String(pair)
-        }
-        return String(result[...question]) + query.joined(separator: "&")
+        return redactCredentialQuery(result)
     }
 }
