@@ -300,6 +300,29 @@ import TestSupport
         withExtendedLifetime(directory) {}
     }
 
+    /// The ingest key ships inside the app: one address spending the key's allowance must not
+    /// stop the real devices, each of which has its own.
+    @Test func oneAddressExhaustingAKeysAllowanceDoesNotStopAnother() async throws {
+        let fixture = try WebFixture()
+        let key = try fixture.crashKey()
+        let server = try fixture.serve(["--crash-rate-limit", "2", "--no-crash-processing"])
+        defer { _ = server.stop() }
+        let directory = try TemporaryDirectory("crash-rate-address")
+        let original = try CrashUploads.report("App-309.ips")
+        func send(_ index: Int, from address: String) async throws -> Int {
+            let file = directory.child("r\(index).ips")
+            try CrashIncidents.renumbered(original, index).write(to: URL(fileURLWithPath: file))
+            return try await curl("\(server.base)/api/v1/crashes?key=\(key)", ["--interface", address, "--data-binary", "@\(file)"]).status
+        }
+        var abuser: [Int] = []
+        for index in 0 ..< 4 { abuser.append(try await send(index, from: "127.0.0.2")) }
+        #expect(abuser == [202, 202, 429, 429], "the burst of 2, then refused")
+        #expect(try await send(10, from: "127.0.0.1") == 202, "another address with the same key still sends")
+        #expect(try await send(11, from: "127.0.0.3") == 202)
+        #expect(try fixture.crashReports().count == 4)
+        withExtendedLifetime(directory) {}
+    }
+
     @Test func keysAndTesterLinksAreRateLimitedWithRetryAfter() async throws {
         let fixture = try WebFixture()
         let key = try fixture.crashKey()
