@@ -58,7 +58,8 @@ import TestSupport
         try cli.ok("import-profile", profile)
 
         let listings: [[String]] = [["crashes"], ["show-crash", "1"], ["testers"], ["show-tester", "1"], ["devices"], ["releases"], ["profiles"],
-                                    ["inspect", crash], ["inspect", profile], ["inspect", ipa], ["show-release", "1"], ["crash-groups"]]
+                                    ["inspect", crash], ["inspect", profile], ["inspect", ipa], ["show-release", "1"], ["crash-groups"],
+                                    ["symbolicate", crash]]
         for arguments in listings {
             let result = try cli.run(arguments)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
