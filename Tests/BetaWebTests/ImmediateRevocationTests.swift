@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// What `revoke`, `remove-tester` and `token revoke` take away is refused from the very next
+/// What `revoke` (or the dashboard's revoke), `remove-tester` and `token revoke` take away is refused from the very next
 /// request after the command returns, against a running `betactl serve` whose snapshot of the
 /// data was loaded (and its pages cached) just before.
 @Suite(.serialized) struct ImmediateRevocationTests {
@@ -22,7 +22,14 @@ import TestSupport
         // Each command, then at once (no wait, no retry) the request it must refuse.
         try await blocking { _ = try fixture.cli.ok(["revoke", "1"]) }
         #expect(try await curl("\(ann)/releases/1").status == 410, "the release page of a revoked build")
-        try await blocking { _ = try fixture.cli.ok(["revoke", "2"]) }
+        #expect(try await curl("\(ann)/releases/1/app.ipa", ["-r", "0-99"]).status == 410)
+        #expect(try await curl("\(ann)/releases/2/app.ipa", ["-r", "0-99"]).status == 206)
+        // Revoked from the dashboard: its ipa is refused from the next request too.
+        let dashboard = try DashboardClient(server)
+        try await dashboard.logIn(fixture.admin)
+        let page = try await dashboard.get("/admin/releases/2")
+        let revoked = try await dashboard.post("/admin/releases/2/revoke", form: [("csrf", try DashboardClient.csrf(page))])
+        #expect([200, 303].contains(revoked.status), "\(revoked.status) \(revoked.text.prefix(200))")
         let ipa = try await curl("\(ann)/releases/2/app.ipa", ["-r", "0-99"])
         #expect(ipa.status == 410, "the ipa of a revoked build: \(ipa.status)")
 
