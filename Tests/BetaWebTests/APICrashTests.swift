@@ -112,7 +112,7 @@ import TestSupport
         try await get("/crashes?cursor=!").problem(400, "invalid-cursor")
         try await api(server, "GET", "/crashes", token: nil).problem(401, "unauthorized")
         // GET and POST share the path: reading needs a token, sending an ingest key.
-        let resent = try await CrashScenario.sendRaw(server, key: scenario.key, try CrashScenario.report("App-109.ips"), name: "App-109.ips")
+        let resent = try await CrashScenario.sendRaw(server, key: scenario.key, CrashIncidents.renumbered(try CrashScenario.report("App-109.ips"), 0x109), name: "App-109.ips")
         #expect(resent > scenario.other)
         try await api(server, "POST", "/crashes", token: fixture.admin, ["--data-binary", "x"]).problem(401, "unauthorized")
     }

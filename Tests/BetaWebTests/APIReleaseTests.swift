@@ -72,6 +72,11 @@ import TestSupport
         try await api(server, "POST", "/releases", token: fixture.write,
                       ["-F", "ipa=@\(Self.app("Beta.ipa"))", "-F", "again=maybe"]).problem(400, "invalid-multipart")
         let garbage = try TemporaryDirectory("garbage")
+        // Notes with a NUL would be stored cut short: refused (curl sends a file's content as a field with <).
+        try Data("First line\u{0}hidden".utf8).write(to: URL(fileURLWithPath: garbage.child("notes.txt")))
+        let nul = try await api(server, "POST", "/releases", token: fixture.write,
+                                ["-F", "ipa=@\(Self.app("Beta.ipa"))", "-F", "notes=<\(garbage.child("notes.txt"))", "-F", "again=true"])
+        #expect(try nul.problem(400, "invalid-multipart")["detail"] as? String == "the field notes contains a NUL character, which would cut it short; send it without")
         try Data("not a zip at all".utf8).write(to: URL(fileURLWithPath: garbage.child("Broken.ipa")))
         let unreadable = try await api(server, "POST", "/releases", token: fixture.write, ["-F", "ipa=@\(garbage.child("Broken.ipa"))"])
         let unreadableDetail = try unreadable.problem(422, "unreadable-build")["detail"] as? String ?? ""

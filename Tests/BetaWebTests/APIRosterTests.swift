@@ -63,6 +63,14 @@ import TestSupport
         try await api(server, "POST", "/testers", token: fixture.write, ["-d", "name=Eve"]).problem(415, "unsupported-media-type")
         let udid = try await api(server, "POST", "/testers", token: fixture.write, json: #"{"name": "Eve", "devices": [{"udid": "xyz", "family": "iphone"}]}"#)
         try udid.problem(422, "invalid-udid")
+        // A NUL would cut a name short: refused, in a tester's name and in a device's.
+        let nul = try await api(server, "POST", "/testers", token: fixture.write, json: #"{"name": "Eve\u0000 Admin"}"#)
+        #expect(try nul.problem(422, "invalid-tester")["detail"] as? String
+                == #"the tester name "Eve\u0000 Admin" contains a NUL character, which would cut it short; give the name without it"#)
+        let device = try await api(server, "POST", "/testers", token: fixture.write,
+                                   json: #"{"name": "Eve", "devices": [{"udid": "00008030-0000000000000E05", "name": "Eve's\u0000 iPhone", "family": "iphone"}]}"#)
+        #expect(try device.problem(422, "invalid-device")["detail"] as? String
+                == #"the device name "Eve's\u0000 iPhone" contains a NUL character, which would cut it short; give the name without it"#)
         // Nothing half-written: none of those testers exists.
         #expect((try cliJSON(fixture.cli, "testers", "--json") as? [String: [[String: Any]]])?["testers"]?.count == 2)
     }

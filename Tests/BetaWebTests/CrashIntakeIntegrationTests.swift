@@ -118,7 +118,8 @@ import TestSupport
 
         // Raw: the same bytes twice are one report.
         let ips = directory.child("App-109.ips")
-        try CrashUploads.report("App-109.ips").write(to: URL(fileURLWithPath: ips))
+        // Another incident than the log's above (the fixtures share theirs).
+        try CrashIncidents.renumbered(try CrashUploads.report("App-109.ips"), 0x109).write(to: URL(fileURLWithPath: ips))
         let first = try await curl("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(ips)"])
         let second = try await curl("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(ips)"])
         #expect(first.status == 202 && second.status == 202)
@@ -200,6 +201,38 @@ import TestSupport
         withExtendedLifetime(directory) {}
     }
 
+    /// The tester form sends the file as it is; a client appending a CRLF (HockeySDK's multipart
+    /// does) sends other bytes of the same crash: one report, two uploads, one group count.
+    @Test func theSameCrashFromTheFormAndWithATrailingCRLFIsOneReport() async throws {
+        let fixture = try WebFixture()
+        let key = try fixture.crashKey()
+        let server = try fixture.serve(["--no-crash-processing"])
+        defer { _ = server.stop() }
+        let directory = try TemporaryDirectory("crash-twice")
+        let original = try CrashUploads.report("App-309.ips")
+        let file = directory.child("App-309.ips")
+        try original.write(to: URL(fileURLWithPath: file))
+        let withCRLF = directory.child("App-309-crlf.ips")
+        try (original + Data("\r\n".utf8)).write(to: URL(fileURLWithPath: withCRLF))
+
+        let form = try await curl("\(server.base)/t/\(fixture.annToken)/crashes", ["-F", "report=@\(file)"])
+        #expect(form.text.contains("Received as report 1."))
+        let raw = try await curl("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(withCRLF)"])
+        #expect(raw.status == 202)
+        let receipt = try #require(try JSONSerialization.jsonObject(with: raw.body) as? [String: Any])
+        #expect(receipt["id"] as? Int == 1 && receipt["duplicate"] as? Bool == true, "\(receipt)")
+        #expect(try fixture.crashReports().count == 1)
+        #expect(try fixture.crashReport(1)?["uploadCount"] as? Int == 2)
+        #expect(try fixture.crashReport(1)?["sha256"] as? String == SHA256.hash([UInt8](original)).hex, "the first arrival's bytes are kept")
+        // Another incident of the same crash is another report.
+        let other = directory.child("other.ips")
+        try CrashIncidents.renumbered(original, 1).write(to: URL(fileURLWithPath: other))
+        let second = try await curl("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(other)"])
+        #expect((try JSONSerialization.jsonObject(with: second.body) as? [String: Any])?["id"] as? Int == 2)
+        #expect(try fixture.cli.run("verify").status == 0, "no orphan blob")
+        withExtendedLifetime(directory) {}
+    }
+
     @Test func aReportAcknowledgedBeforeAKillIsProcessedAfterTheRestart() async throws {
         let fixture = try WebFixture()
         let key = try fixture.crashKey()
@@ -267,6 +300,29 @@ import TestSupport
         withExtendedLifetime(directory) {}
     }
 
+    /// The ingest key ships inside the app: one address spending the key's allowance must not
+    /// stop the real devices, each of which has its own.
+    @Test func oneAddressExhaustingAKeysAllowanceDoesNotStopAnother() async throws {
+        let fixture = try WebFixture()
+        let key = try fixture.crashKey()
+        let server = try fixture.serve(["--crash-rate-limit", "2", "--no-crash-processing"])
+        defer { _ = server.stop() }
+        let directory = try TemporaryDirectory("crash-rate-address")
+        let original = try CrashUploads.report("App-309.ips")
+        func send(_ index: Int, from address: String) async throws -> Int {
+            let file = directory.child("r\(index).ips")
+            try CrashIncidents.renumbered(original, index).write(to: URL(fileURLWithPath: file))
+            return try await curl("\(server.base)/api/v1/crashes?key=\(key)", ["--interface", address, "--data-binary", "@\(file)"]).status
+        }
+        var abuser: [Int] = []
+        for index in 0 ..< 4 { abuser.append(try await send(index, from: "127.0.0.2")) }
+        #expect(abuser == [202, 202, 429, 429], "the burst of 2, then refused")
+        #expect(try await send(10, from: "127.0.0.1") == 202, "another address with the same key still sends")
+        #expect(try await send(11, from: "127.0.0.3") == 202)
+        #expect(try fixture.crashReports().count == 4)
+        withExtendedLifetime(directory) {}
+    }
+
     @Test func keysAndTesterLinksAreRateLimitedWithRetryAfter() async throws {
         let fixture = try WebFixture()
         let key = try fixture.crashKey()
@@ -277,9 +333,9 @@ import TestSupport
         var statuses: [Int] = []
         var retryAfter: String?
         for index in 0 ..< 4 {
-            // Distinct bytes each time, so nothing is a duplicate.
+            // Another incident each time, so nothing is a duplicate.
             let file = directory.child("r\(index).ips")
-            try Data(original + Array("\n\(index)\n".utf8)).write(to: URL(fileURLWithPath: file))
+            try Data(CrashIncidents.renumbered(original, index)).write(to: URL(fileURLWithPath: file))
             let response = try await curl("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(file)"])
             statuses.append(response.status)
             retryAfter = response.headers["retry-after"] ?? retryAfter
@@ -293,7 +349,7 @@ import TestSupport
         var pageRetryAfter: String?
         for index in 4 ..< 8 {
             let file = directory.child("r\(index).ips")
-            try Data(original + Array("\n\(index)\n".utf8)).write(to: URL(fileURLWithPath: file))
+            try Data(CrashIncidents.renumbered(original, index)).write(to: URL(fileURLWithPath: file))
             let response = try await curl(page, ["-F", "report=@\(file)"])
             pageStatuses.append(response.status)
             pageRetryAfter = response.headers["retry-after"] ?? pageRetryAfter

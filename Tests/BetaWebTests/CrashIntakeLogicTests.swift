@@ -29,4 +29,14 @@ import BetaKit
         #expect(BetaWebApplication.redactTarget("/t/TOKEN/crashes") == "/t/…/crashes")
         #expect(BetaWebApplication.redactTarget("/assets/app.css?v=1") == "/assets/app.css?v=1")
     }
+
+    @Test func credentialsInAQueryStringAreRedactedByName() {
+        #expect(BetaWebApplication.redactTarget("/api/v1/testers?token=bct_SECRET") == "/api/v1/testers?token=…")
+        #expect(BetaWebApplication.redactTarget("/api/v1/testers?limit=5&access_token=S1&Api_Key=S2&client_secret=S3&password=S4&sig=S5")
+                == "/api/v1/testers?limit=5&access_token=…&Api_Key=…&client_secret=…&password=…&sig=…")
+        #expect(BetaWebApplication.redactTarget("/admin?session=S&next=/admin") == "/admin?session=…&next=/admin")
+        #expect(BetaWebApplication.redactTarget("/api/v1/testers?bct_SECRET") == "/api/v1/testers?…", "a bare betactl token")
+        #expect(BetaWebApplication.redactTarget("/api/v1/crashes?status=queued&cursor=abc&token") == "/api/v1/crashes?status=queued&cursor=abc&token",
+                "no value, nothing to hide")
+    }
 }

@@ -99,6 +99,26 @@ import TestSupport
         #expect(binary.status == 65)
     }
 
+    /// A NUL in a device's name would cut it short when stored: the import (a binary .deviceids;
+    /// the text form refuses binary bytes anyway) is refused, naming it.
+    @Test func aNULInADeviceNameIsRefused() async throws {
+        let dir = try TemporaryDirectory()
+        let cli = Betactl(home: dir.child("home"))
+        try cli.ok("init")
+        let file = dir.child("d.deviceids")
+        let made = try await runTool("python3", ["-c", """
+            import plistlib, sys
+            devices = [{"deviceIdentifier": "00008030-001A2B3C4D5E6F70", "deviceName": "Good", "devicePlatform": "ios"},
+                       {"deviceIdentifier": "00008030-001A2B3C4D5E6F71", "deviceName": "Ann\\x00Evil", "devicePlatform": "ios"}]
+            open(sys.argv[1], "wb").write(plistlib.dumps({"Device UDIDs": devices}, fmt=plistlib.FMT_BINARY))
+            """, file])
+        #expect(made.status == 0, "\(made.error)")
+        let result = try cli.run("import-devices", file)
+        #expect(result.status == 65, "\(result.stdout) \(result.stderr)")
+        #expect(result.stderr.contains(#"the device name "Ann\u0000Evil" contains a NUL character"#), "\(result.stderr)")
+        #expect(try devices(cli).devices.isEmpty, "nothing was imported")
+    }
+
     @Test(.enabled(if: SharedFixtures.available), arguments: [
         ("devices_tsv_fastlane_devices-list-with-comments.txt", 3),
         ("devices_tsv_fastlane_devices-list-with-platform.txt", 4),

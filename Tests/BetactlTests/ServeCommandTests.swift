@@ -95,6 +95,40 @@ import TestSupport
         _ = await waitForExit(process)
     }
 
+    /// `ln -s /etc/passwd DIR/x.css` would serve /etc/passwd as /assets/x.css: a link leaving the
+    /// override directory is refused at start, naming it; a link inside it is followed.
+    @Test func overrideLinksLeavingTheirDirectoryAreRefusedAtStart() async throws {
+        let dir = try TemporaryDirectory()
+        let cli = Betactl(home: dir.child("home"))
+        try cli.ok("init")
+        let web = dir.child("web"), templates = dir.child("templates")
+        for folder in [web, templates, web + "/fonts"] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        try Data("body { color: red; }\n".utf8).write(to: URL(fileURLWithPath: web + "/real.css"))
+        try FileManager.default.createSymbolicLink(atPath: web + "/linked.css", withDestinationPath: "real.css")
+        try FileManager.default.createSymbolicLink(atPath: web + "/fonts/up.css", withDestinationPath: "../real.css")
+
+        let (process, url, _) = try await startServe(cli, ["--listen", "127.0.0.1:0", "--web", web])
+        let linked = try await curl("\(url)/assets/linked.css")
+        #expect(linked.status == 200 && linked.text == "body { color: red; }\n", "a link inside the directory is followed")
+        #expect(try await curl("\(url)/assets/fonts/up.css").status == 200)
+        kill(process.processIdentifier, SIGTERM)
+        _ = await waitForExit(process)
+
+        try FileManager.default.createSymbolicLink(atPath: web + "/x.css", withDestinationPath: "/etc/passwd")
+        let refused = try cli.run("serve", "--listen", "127.0.0.1:0", "--web", web)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("\(web)/x.css is a symbolic link to /etc/passwd, outside the --web directory"), "\(refused.stderr)")
+        try FileManager.default.removeItem(atPath: web + "/x.css")
+        // A linked folder leaving it too, and the same for --templates.
+        try FileManager.default.createSymbolicLink(atPath: web + "/etc", withDestinationPath: "/etc")
+        #expect(try cli.run("serve", "--listen", "127.0.0.1:0", "--web", web).stderr.contains("\(web)/etc is a symbolic link to /etc,"))
+        try FileManager.default.removeItem(atPath: web + "/etc")
+        try FileManager.default.createSymbolicLink(atPath: templates + "/tester.html", withDestinationPath: "/etc/hostname")
+        let template = try cli.run("serve", "--listen", "127.0.0.1:0", "--templates", templates)
+        #expect(template.status != 0)
+        #expect(template.stderr.contains("\(templates)/tester.html is a symbolic link to /etc/hostname, outside the --templates directory"), "\(template.stderr)")
+    }
+
     @Test func malformedListenAddressesAreUsageErrors() throws {
         let dir = try TemporaryDirectory()
         let cli = Betactl(home: dir.child("home"))

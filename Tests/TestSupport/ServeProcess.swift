@@ -113,8 +113,25 @@ public struct CurlResponse: Sendable {
 public func curl(_ url: String, _ arguments: [String] = []) async throws -> CurlResponse {
     let directory = try TemporaryDirectory("curl")
     let headerFile = directory.child("headers")
-    let result = try await runTool("curl", ["-s", "-S", "--max-time", "120", "-D", headerFile, "-o", directory.child("body")] + arguments + [url])
-    guard result.status == 0 else { throw CurlError(url: url, message: result.error) }
+    let all = ["-s", "-S", "--max-time", "120", "-D", headerFile, "-o", directory.child("body")] + arguments + [url]
+    // curl obeys the last --max-time it is given; the process deadline follows it with a margin,
+    // so curl's own limit (with its message) always comes first. A fixed 120 s deadline once
+    // killed a 300 MB upload on a busy machine, silently, while curl still had 900 s to go.
+    var maxTime: TimeInterval = 120
+    for (option, value) in zip(all, all.dropFirst()) where option == "--max-time" {
+        if let seconds = TimeInterval(value) { maxTime = seconds }
+    }
+    let deadline = maxTime + 60
+    let started = Date()
+    let result = try await runTool("curl", all, timeout: deadline)
+    guard result.status == 0 else {
+        let elapsed = Date().timeIntervalSince(started)
+        let stderr: String = result.error.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines)
+        let said: String = stderr.isEmpty ? "curl wrote nothing on standard error" : stderr
+        let killed: String = elapsed >= deadline ? "; killed at the test's own deadline of \(Int(deadline)) s" : ""
+        let message = "\(said) (exit status \(result.status) after \(Int(elapsed)) s\(killed))"
+        throw CurlError(url: url, message: message)
+    }
     let rawHeaders = (try? String(contentsOfFile: headerFile, encoding: .utf8)) ?? ""
     // With redirects or 100-continue there can be several heads; the last one is the response.
     let lastHead = rawHeaders.components(separatedBy: "\r\n\r\n").filter { !$0.isEmpty }.last ?? ""
@@ -135,7 +152,7 @@ public func curl(_ url: String, _ arguments: [String] = []) async throws -> Curl
 public struct CurlError: Error, CustomStringConvertible {
     /// The URL fetched.
     public var url: String
-    /// curl's message.
+    /// curl's message on standard error, its exit status and how long it ran.
     public var message: String
     /// Both.
     public var description: String { "curl \(url) failed: \(message)" }

@@ -62,6 +62,7 @@ extension ZipArchive {
 
     static func validate(_ entries: [ZipEntry], limits: ZipLimits, centralDirectoryOffset: UInt64) throws(ZipError) {
         var total: UInt64 = 0
+        var compressedTotal: UInt64 = 0
         var seen = Set<String>()
         for entry in entries {
             try ZipEntryName.validate(entry.name)
@@ -73,16 +74,22 @@ extension ZipArchive {
                 throw ZipError.limitExceeded("its entries would extract to more than \(limits.maxTotalUncompressedSize) bytes (limit reached at \"\(entry.name)\")")
             }
             total = sum
-            if entry.uncompressedSize > limits.ratioCheckThreshold {
-                let ratio = entry.compressedSize == 0 ? UInt64.max : entry.uncompressedSize / entry.compressedSize
-                guard ratio <= limits.maxCompressionRatio else {
-                    throw ZipError.limitExceeded("\"\(entry.name)\" would expand \(entry.compressedSize) bytes to \(entry.uncompressedSize) (ratio \(ratio == UInt64.max ? "unbounded" : String(ratio)):1, limit \(limits.maxCompressionRatio):1)")
-                }
+            // Every entry, small ones too (with a small allowance): many entries of 1000 KB of
+            // zeros each are a bomb whose parts all look small.
+            guard limits.allows(entry.uncompressedSize, from: entry.compressedSize, allowance: limits.entryRatioAllowance) else {
+                throw ZipError.limitExceeded("\"\(entry.name)\" would expand \(entry.compressedSize) bytes to \(entry.uncompressedSize) (\(ZipLimits.ratioText(entry.uncompressedSize, entry.compressedSize)), limit \(limits.maxCompressionRatio):1)")
             }
+            let (compressedSum, compressedOverflow) = compressedTotal.addingReportingOverflow(entry.compressedSize)
+            compressedTotal = compressedOverflow ? .max : compressedSum
             guard entry.localHeaderOffset < centralDirectoryOffset,
                   entry.compressedSize <= centralDirectoryOffset - entry.localHeaderOffset else {
                 throw ZipError.malformed("\"\(entry.name)\" claims data at offset \(entry.localHeaderOffset) of \(entry.compressedSize) bytes, beyond the start of the central directory")
             }
+        }
+        // The whole archive: its compressed data cannot exceed the file, so this bounds what it may
+        // declare by the bytes it really has, before anything is inflated.
+        guard limits.allows(total, from: compressedTotal, allowance: limits.totalRatioAllowance) else {
+            throw ZipError.limitExceeded("its \(entries.count) entries would expand \(compressedTotal) bytes to \(total) (\(ZipLimits.ratioText(total, compressedTotal)) overall, limit \(limits.maxCompressionRatio):1)")
         }
         // Overlapping entries are how compact zip bombs reuse one compressed stream many times.
         let ordered = entries.sorted { $0.localHeaderOffset < $1.localHeaderOffset }

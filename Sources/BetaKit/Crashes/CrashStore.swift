@@ -44,8 +44,9 @@ public struct CrashStore: Sendable {
     }
 
     /// Stores a batch of reports durably and queues the new ones for processing. A report already
-    /// stored (the same bytes) is not stored again: the upload is added to it and its receipt says
-    /// `duplicate`. Either the whole batch is recorded or none of it is.
+    /// stored (the same bytes, or the same identity: `CrashReportIdentity`) is not stored again:
+    /// the upload is added to it and its receipt says `duplicate`. Either the whole batch is
+    /// recorded or none of it is.
     public func store(_ submissions: [CrashSubmission], now: Date, maxReportBytes: Int64 = CrashStore.defaultMaxReportBytes) throws -> [CrashReceipt] {
         guard !submissions.isEmpty else { return [] }
         for submission in submissions {
@@ -56,43 +57,67 @@ public struct CrashStore: Sendable {
             }
         }
         let digests = submissions.map { SHA256.hash($0.bytes) }
+        let identities = submissions.map { CrashReportIdentity.of($0.bytes) }
+        // A report whose identity is already stored (or comes earlier in this batch) keeps no
+        // bytes of its own: it is another upload of that report.
+        let known = try knownIdentities(Set(identities.compactMap { $0 }))
         var registrations: [(HashDigest, UInt64, String)] = []
         var seen = Set<String>()
-        for (digest, submission) in zip(digests, submissions) where seen.insert(digest.hex).inserted {
-            registrations.append((digest, UInt64(submission.bytes.count), "crash"))
+        var claimed = known
+        for (index, submission) in submissions.enumerated() {
+            if let identity = identities[index], !claimed.insert(identity).inserted { continue }
+            if seen.insert(digests[index].hex).inserted {
+                registrations.append((digests[index], UInt64(submission.bytes.count), "crash"))
+            }
         }
         // Registered as pending first: a process killed while copying leaves rows that the next
         // clean-up recognises (dead pid) and removes with their files.
         try archive.markPending(registrations, now: now)
         let staging = try archive.makeStagingDirectory()
         defer { rmdir(staging) }
-        var written = Set<String>()
-        for (digest, submission) in zip(digests, submissions) where written.insert(digest.hex).inserted {
-            try archive.blobs.store(submission.bytes, digest: digest, staging: staging)
+        for (digest, _, _) in registrations {
+            guard let index = digests.firstIndex(of: digest) else { continue }
+            try archive.blobs.store(submissions[index].bytes, digest: digest, staging: staging)
         }
         let stamp = Timestamp.string(now)
         return try home.store.write { db in
             try archive.commitBlobs(registrations, now: now, db: db)
+            var registered = Set(registrations.map(\.0.hex))
             var receipts: [CrashReceipt] = []
-            for (digest, submission) in zip(digests, submissions) {
+            for (index, submission) in submissions.enumerated() {
+                var digest = digests[index].hex
                 var duplicate = false
                 let id: Int64
                 var status = CrashStatus.queued
-                if let row = try db.queryOne("SELECT id, status FROM crash_reports WHERE blob = ?", [.text(digest.hex)]), let existing = row.int(0) {
+                var existing = try db.queryOne("SELECT id, status, blob FROM crash_reports WHERE blob = ?", [.text(digest)])
+                if existing == nil, let identity = identities[index] {
+                    existing = try db.queryOne("SELECT id, status, blob FROM crash_reports WHERE identity = ? ORDER BY id LIMIT 1", [.text(identity)])
+                }
+                if let row = existing, let existingID = row.int(0) {
                     duplicate = true
-                    id = existing
+                    id = existingID
                     status = row.string(1).flatMap(CrashStatus.init(rawValue:)) ?? .queued
-                    try db.query("UPDATE crash_reports SET last_received_at = ? WHERE id = ?", [.text(stamp), .integer(id)])
+                    digest = row.string(2) ?? digest
+                    try db.query("UPDATE crash_reports SET last_received_at = ?, identity = coalesce(identity, ?) WHERE id = ?",
+                                 [.text(stamp), .optional(identities[index]), .integer(id)])
                     // A later upload may name a tester the first did not: link it again.
                     if submission.testerID != nil || submission.userID != nil || submission.contact != nil {
                         try Self.enqueue([id], reason: "upload", now: now, db: db)
                     }
                 } else {
+                    if !registered.contains(digest) {
+                        // Its identity's report was found by its bytes and had another identity:
+                        // rare enough to write its bytes here, inside the transaction.
+                        let entry = (digests[index], UInt64(submission.bytes.count), "crash")
+                        try archive.blobs.store(submission.bytes, digest: digests[index], staging: staging)
+                        try archive.commitBlobs([entry], now: now, db: db)
+                        registered.insert(digest)
+                    }
                     try db.query("""
-                        INSERT INTO crash_reports (blob, size, file_name, received_at, last_received_at, status, tester_id)
-                        VALUES (?, ?, ?, ?, ?, 'queued', ?)
-                        """, [.text(digest.hex), .integer(Int64(submission.bytes.count)), .optional(submission.fileName.map(Self.shortened)),
-                              .text(stamp), .text(stamp), .optional(submission.testerID)])
+                        INSERT INTO crash_reports (blob, size, file_name, received_at, last_received_at, status, tester_id, identity)
+                        VALUES (?, ?, ?, ?, ?, 'queued', ?, ?)
+                        """, [.text(digest), .integer(Int64(submission.bytes.count)), .optional(submission.fileName.map(Self.shortened)),
+                              .text(stamp), .text(stamp), .optional(submission.testerID), .optional(identities[index])])
                     guard let new = try db.queryOne("SELECT last_insert_rowid()")?.int(0) else { throw CrashError.unknownReport("new") }
                     id = new
                     try Self.enqueue([id], reason: "new", now: now, db: db)
@@ -104,9 +129,21 @@ public struct CrashStore: Sendable {
                           .optional(submission.userID.map(Self.shortened)), .optional(submission.contact.map(Self.shortened)),
                           .optional(submission.description.map { String($0.prefix(Self.maxDescription)) }),
                           .optional(submission.fileName.map(Self.shortened))])
-                receipts.append(CrashReceipt(reportID: id, sha256: digest.hex, duplicate: duplicate, status: status))
+                receipts.append(CrashReceipt(reportID: id, sha256: digest, duplicate: duplicate, status: status))
             }
             return receipts
+        }
+    }
+
+    /// Which of `identities` a stored report already has.
+    func knownIdentities(_ identities: Set<String>) throws -> Set<String> {
+        guard !identities.isEmpty else { return [] }
+        return try home.store.read { db in
+            var known = Set<String>()
+            for identity in identities where try db.queryOne("SELECT 1 FROM crash_reports WHERE identity = ? LIMIT 1", [.text(identity)]) != nil {
+                known.insert(identity)
+            }
+            return known
         }
     }
 

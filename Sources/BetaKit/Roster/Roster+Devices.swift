@@ -30,6 +30,7 @@ extension Roster {
     @discardableResult
     static func insertDevice(_ request: NewDevice, owner: Tester?, settings: HomeSettings, now: Date, db: SQLiteConnection) throws -> Bool {
         let udid = request.identifier
+        try RosterError.checkNoNUL(request.name, device: true)
         let existing = try db.queryOne(deviceSelect + " WHERE d.udid = ?", [.text(udid.value)]).flatMap(device(from:))
         if let existing, existing.status == .active {
             throw RosterError.deviceAlreadyRegistered(udid, testerName: existing.testerName)

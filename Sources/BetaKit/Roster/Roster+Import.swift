@@ -55,6 +55,7 @@ extension Roster {
             let owner = try reference.map { try Self.resolveTester($0, db: db) }
             var report = DeviceImportReport(added: [], alreadyRegistered: [], assumedFamily: [], defaultFamily: defaultFamily)
             var problems: [DeviceListProblem] = []
+            var invalidInput = false
             for entry in entries {
                 if let row = try db.queryOne("SELECT removed_at FROM devices WHERE udid = ?", [.text(entry.identifier.value)]),
                    row.string(0) == nil {
@@ -76,11 +77,13 @@ extension Roster {
                     if let row = try db.queryOne(Self.deviceSelect + " WHERE d.udid = ?", [.text(entry.identifier.value)]),
                        let device = Self.device(from: row) { report.added.append(device) }
                 } catch let error as RosterError {
+                    invalidInput = invalidInput || error.category == .invalidInput
                     problems.append(DeviceListProblem(location: entry.location, isPlistEntry: format == .deviceids, message: error.description))
                 }
             }
             if !problems.isEmpty {
-                throw DeviceImportError(file: file, problems: problems, hasFormatProblems: false)
+                // A malformed value (a NUL in a name) is the file's problem; a full family is a refusal.
+                throw DeviceImportError(file: file, problems: problems, hasFormatProblems: invalidInput)
             }
             return report
         }

@@ -23,6 +23,7 @@ public struct Roster: Sendable {
     public func addTester(_ request: NewTester, now: Date) throws -> Tester {
         let name = request.name.trimmed
         guard !name.isEmpty else { throw RosterError.emptyName }
+        try RosterError.checkNoNUL(name, device: false)
         let email = try request.email.map { email throws(RosterError) in try Self.validate(email: email) }
         let groups = try Self.validate(groups: request.groups)
         let token = InviteToken.make()

@@ -4,6 +4,10 @@ import AppleFormats
 public enum RosterError: Error, Sendable, Equatable, CustomStringConvertible, CategorizedError {
     /// The tester's name is empty.
     case emptyName
+    /// A tester's name holds a NUL character (it would be cut short there).
+    case nulInTesterName(String)
+    /// A device's name holds a NUL character (it would be cut short there).
+    case nulInDeviceName(String)
     /// The email address is malformed.
     case invalidEmail(String)
     /// Another current tester has the email.
@@ -36,6 +40,10 @@ public enum RosterError: Error, Sendable, Equatable, CustomStringConvertible, Ca
         switch self {
         case .emptyName:
             return "a tester needs a name; pass it as the first argument, e.g. betactl add-tester \"Ann Lee\""
+        case let .nulInTesterName(name):
+            return "the tester name \"\(Self.visible(name))\" contains a NUL character, which would cut it short; give the name without it"
+        case let .nulInDeviceName(name):
+            return "the device name \"\(Self.visible(name))\" contains a NUL character, which would cut it short; give the name without it"
         case let .invalidEmail(email):
             return "\"\(email)\" is not a valid email address; use the form name@example.com"
         case let .duplicateEmail(email, id, name):
@@ -70,10 +78,21 @@ public enum RosterError: Error, Sendable, Equatable, CustomStringConvertible, Ca
     /// Malformed values are invalid input; everything else is a refusal.
     public var category: ErrorCategory {
         switch self {
-        case .emptyName, .invalidEmail, .invalidGroup, .unknownModel, .unknownFamily, .modelFamilyMismatch, .familyRequired:
+        case .emptyName, .nulInTesterName, .nulInDeviceName, .invalidEmail, .invalidGroup, .unknownModel, .unknownFamily, .modelFamilyMismatch, .familyRequired:
             return .invalidInput
         default:
             return .refused
         }
+    }
+
+    /// `name` with each NUL written `\u0000`, so the message shows where it is.
+    static func visible(_ name: String) -> String {
+        name.split(separator: "\u{0}", omittingEmptySubsequences: false).joined(separator: "\\u0000")
+    }
+
+    /// Refuses a NUL in a tester's (`device: false`) or device's name.
+    static func checkNoNUL(_ name: String, device: Bool) throws(RosterError) {
+        guard name.utf8.contains(0) else { return }
+        throw device ? .nulInDeviceName(name) : .nulInTesterName(name)
     }
 }

@@ -13,12 +13,15 @@ public final class StoreChangeWatcher: Sendable {
     }
 
     /// True when a commit happened since the previous call (the first call returns false). A
-    /// quick read of SQLite's shared WAL index; call it from blocking-work threads.
-    public func hasChanged() throws -> Bool {
+    /// quick read of SQLite's shared WAL index (microseconds; no file is read unless it changed).
+    /// `whenChanged` runs before any other caller can look, so no caller is told "unchanged"
+    /// before what this change invalidates is marked stale.
+    public func hasChanged(whenChanged: () -> Void = {}) throws -> Bool {
         try connection.withLock { state in
             let version = try state.db.queryOne("PRAGMA data_version")?.int(0) ?? 0
             defer { state.version = version }
             guard let previous = state.version else { return false }
+            if previous != version { whenChanged() }
             return previous != version
         }
     }

@@ -232,7 +232,8 @@ extension APIProblem {
 
     static func roster(_ error: RosterError) -> APIProblem {
         let kind: Kind = switch error {
-        case .emptyName, .invalidEmail, .invalidGroup: .invalidTester
+        case .emptyName, .nulInTesterName, .invalidEmail, .invalidGroup: .invalidTester
+        case .nulInDeviceName: .invalidDevice
         case .duplicateEmail: .duplicateEmail
         case .testerNotFound: .testerNotFound
         case .ambiguousTester: .ambiguousTester

@@ -107,6 +107,8 @@ final class ReleaseUpload: Sendable {
     func texts(_ name: String) throws -> [String] {
         try parts.filter { $0.name == name }.map { part in
             guard let text = part.value.text else { throw APIProblem(.invalidMultipart, "the field \(name) is not UTF-8 text") }
+            // Stored text ends at a NUL: refused rather than cut short.
+            guard !text.utf8.contains(0) else { throw APIProblem(.invalidMultipart, "the field \(name) contains a NUL character, which would cut it short; send it without") }
             return text
         }
     }

@@ -33,7 +33,6 @@ public final class BetaWebApplication: Sendable {
     let loginThrottle = LoginThrottle()
     /// Live tokens and sessions by digest, for turning away uploads before their body is read.
     let credentials = CredentialCache()
-    private let watcher: StoreChangeWatcher
     private let watchTask = Mutex<Task<Void, Never>?>(nil)
 
     /// Loads the templates and static files (failing with the file, line and tag of a broken
@@ -44,34 +43,30 @@ public final class BetaWebApplication: Sendable {
         assets = try WebAssets.load(templatesDirectory: configuration.templatesDirectory, webDirectory: configuration.webDirectory)
         renderer = try PageRenderer(assets: assets)
         pool = try BlockingPool(configuration: configuration.blockingPool, name: "web-blocking")
-        snapshots = SnapshotStore(home: home, pool: pool)
-        crashes = try CrashIntake(home: home, pool: pool, configuration: configuration.crashes, now: configuration.now)
+        let crashes = try CrashIntake(home: home, pool: pool, configuration: configuration.crashes, now: configuration.now)
+        self.crashes = crashes
+        // `release` or `add-symbols` may have queued reports again: a change wakes the processor.
+        snapshots = SnapshotStore(home: home, pool: pool, watcher: try StoreChangeWatcher(store: home.store), onChange: { crashes.wake() })
         let enrollment = configuration.enrollment
         enrollmentLimits = (RateLimiter(perMinute: enrollment.postsPerMinute, burst: enrollment.burst),
                             RateLimiter(perMinute: enrollment.postsPerMinute == 0 ? 0 : enrollment.postsPerMinutePerAddress,
                                         burst: enrollment.burstPerAddress))
-        watcher = try StoreChangeWatcher(store: home.store)
     }
 
-    /// Starts noticing database changes, and brings releases published by older versions up to date
+    /// Starts noticing database changes while no request comes, and brings releases published by older versions up to date
     /// (recording the devices of their profiles) in the background.
     public func start() {
         let interval = configuration.refreshInterval
         let pool = self.pool
-        let watcher = self.watcher
         let snapshots = self.snapshots
         let home = self.home
-        let crashes = self.crashes
         crashes.start()
         let task = Task {
             _ = try? await pool.run { try Archive(home: home).recordMissingProfileDevices() }
-            _ = try? await pool.run { try watcher.hasChanged() }
+            // Requests check for changes themselves; this notices them while none come.
             while !Task.isCancelled {
+                _ = try? await pool.run { snapshots.noticeChanges() }
                 try? await Task.sleep(for: interval)
-                if (try? await pool.run({ try watcher.hasChanged() })) == true {
-                    snapshots.invalidate()
-                    crashes.wake()  // `release` or `add-symbols` may have queued reports again
-                }
             }
         }
         watchTask.withLock { $0 = task }

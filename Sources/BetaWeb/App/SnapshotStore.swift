@@ -4,9 +4,13 @@ import Synchronization
 
 /// The current `DistributionSnapshot`, rebuilt on the blocking pool after the database changes.
 ///
-/// A watcher task polls SQLite's data version every `refreshInterval`; a change (from this server or
-/// any other process, such as `betactl init` or `betactl release`) bumps the generation, and the next
-/// request loads a fresh snapshot. Concurrent requests share one load.
+/// Every `current()` first asks SQLite's data version whether anything was committed since
+/// (`StoreChangeWatcher`: a read of the WAL index in shared memory, microseconds, no reload
+/// unless it changed). A change from this server or any other process (`betactl revoke`,
+/// `remove-tester`, `release`, …) bumps the generation, and that very request loads a fresh
+/// snapshot: what a command changed is in effect from the first request after it returns.
+/// Concurrent requests share one load. A watcher task also polls every `refreshInterval`, for
+/// the work that must notice changes while no request comes (`onChange`).
 final class SnapshotStore: Sendable {
     private struct State {
         var snapshot: DistributionSnapshot?
@@ -17,11 +21,34 @@ final class SnapshotStore: Sendable {
 
     private let home: Home
     private let pool: BlockingPool
+    private let watcher: StoreChangeWatcher?
+    private let onChange: @Sendable () -> Void
     private let state = Mutex(State())
 
-    init(home: Home, pool: BlockingPool) {
+    /// A store that reloads when `watcher` sees a commit, then calls `onChange`; without a
+    /// watcher, only `invalidate()` makes it reload.
+    init(home: Home, pool: BlockingPool, watcher: StoreChangeWatcher? = nil, onChange: @escaping @Sendable () -> Void = {}) {
         self.home = home
         self.pool = pool
+        self.watcher = watcher
+        self.onChange = onChange
+    }
+
+    /// Marks the snapshot stale when the database changed since the last look; true if it did.
+    /// A failed look (the database cannot be read) counts as a change, so the load that follows
+    /// reports the problem instead of serving what may be stale.
+    @discardableResult
+    func noticeChanges() -> Bool {
+        guard let watcher else { return false }
+        let changed: Bool
+        do {
+            changed = try watcher.hasChanged(whenChanged: invalidate)
+        } catch {
+            invalidate()
+            changed = true
+        }
+        if changed { onChange() }
+        return changed
     }
 
     /// The generation of the data: it changes whenever the database does.
@@ -32,8 +59,10 @@ final class SnapshotStore: Sendable {
         state.withLock { $0.generation += 1 }
     }
 
-    /// The snapshot for the current generation, loading it when stale.
+    /// The snapshot for the current generation, checking the data version first and loading it
+    /// when stale.
     func current() async throws -> (snapshot: DistributionSnapshot, generation: Int) {
+        noticeChanges()
         let (ready, task, generation) = state.withLock { state -> (DistributionSnapshot?, Task<DistributionSnapshot, Error>?, Int) in
             if let snapshot = state.snapshot, state.loadedGeneration == state.generation {
                 return (snapshot, nil, state.generation)

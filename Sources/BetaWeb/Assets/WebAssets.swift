@@ -58,12 +58,17 @@ public struct WebAssets: Sendable {
     /// Every regular, non-hidden file below `directory` (two levels deep at most), by relative path.
     static func readTree(_ directory: String, option: String) throws -> [(String, [UInt8])] {
         guard FileKind(path: directory) == .directory else { throw WebAssetsError.notADirectory(directory, option: option) }
+        let root = resolvedPath(directory) ?? directory
         var result: [(String, [UInt8])] = []
         func visit(_ relative: String, depth: Int) throws {
             let folder = relative.isEmpty ? directory : directory + "/" + relative
             for name in try directoryEntries(folder).sorted() where !name.hasPrefix(".") {
                 let child = relative.isEmpty ? name : relative + "/" + name
                 let path = directory + "/" + child
+                // A link may point anywhere: one that leaves the directory would serve that file.
+                if isSymbolicLink(path), let target = resolvedPath(path), target != root, !target.hasPrefix(root.hasSuffix("/") ? root : root + "/") {
+                    throw WebAssetsError.linkOutside(path, target: target, option: option, directory: directory)
+                }
                 switch FileKind(path: path) {
                 case .directory where depth < 2: try visit(child, depth: depth + 1)
                 case .regularFile:
@@ -126,6 +131,8 @@ public enum WebAssetsError: Error, Sendable, Equatable, CustomStringConvertible 
     case tooLarge(String, bytes: Int)
     /// A template every page needs is missing.
     case missingTemplate(String)
+    /// A symbolic link in an override directory points outside it.
+    case linkOutside(String, target: String, option: String, directory: String)
 
     /// A sentence naming the path and the fix.
     public var description: String {
@@ -134,6 +141,8 @@ public enum WebAssetsError: Error, Sendable, Equatable, CustomStringConvertible 
             "\(option) \(path) is not a directory; give the folder holding your overriding files"
         case let .tooLarge(path, bytes):
             "\(path) is \(bytes) bytes, more than the 8 MiB a page asset may be; shrink or remove it"
+        case let .linkOutside(path, target, option, directory):
+            "\(path) is a symbolic link to \(target), outside the \(option) directory \(directory); copy the file into \(directory) instead of linking to it, or remove the link"
         case let .missingTemplate(name):
             "the template \(name).html is missing; restore it in the --templates directory or remove the override"
         }

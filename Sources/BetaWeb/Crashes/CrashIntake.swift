@@ -18,6 +18,11 @@ final class CrashIntake: Sendable {
     let processor: CrashProcessor
     let configuration: CrashIntakeConfiguration
     let limiter: RateLimiter
+    /// The ceiling of one ingest key from all addresses together: `keyCeilingFactor` times the
+    /// per-address rate, so one address spending its allowance leaves the others theirs, and a
+    /// flood from many addresses is still bounded.
+    let keyCeiling: RateLimiter
+    static let keyCeilingFactor = 10
     private let pool: BlockingPool
     private let now: @Sendable () -> Date
 
@@ -46,8 +51,17 @@ final class CrashIntake: Sendable {
         processor = try CrashProcessor(store: store)
         self.configuration = configuration
         limiter = RateLimiter(perMinute: configuration.reportsPerMinute, burst: configuration.burst)
+        keyCeiling = RateLimiter(perMinute: configuration.reportsPerMinute * Self.keyCeilingFactor, burst: configuration.burst * Self.keyCeilingFactor)
         self.pool = pool
         self.now = now
+    }
+
+    /// Takes `cost` from the allowance of ingest key `keyID` sending from `address`: nil when
+    /// allowed, else how long to wait. Each address has the configured rate for itself (an
+    /// abuser holding the public key spends only their own); the key as a whole has ten times it.
+    func takeKeyAllowance(keyID: Int64, address: String, cost: Int) -> Duration? {
+        if let wait = limiter.take("key:\(keyID):\(address)", cost: cost) { return wait }
+        return keyCeiling.take("key:\(keyID)", cost: cost)
     }
 
     /// Stores `submissions` durably (fsync'd and committed when this returns) and wakes the

@@ -212,9 +212,9 @@ extension BetaWebApplication {
                 let (accepted, evidence) = CrashStore.recognize(submission.bytes)
                 guard accepted else { throw CrashError.notAReport(name: submission.fileName ?? "the report", evidence: evidence) }
             }
-            if let wait = crashes.limiter.take("key:\(key.id)", cost: submissions.count) {
+            if let wait = crashes.takeKeyAllowance(keyID: key.id, address: request.clientAddress, cost: submissions.count) {
                 let seconds = RateLimiter.retryAfterSeconds(wait)
-                throw IntakeRefusal(status: IntakeRefusal.tooManyRequests, message: "this key sent too many reports; wait \(seconds) seconds", retryAfter: seconds)
+                throw IntakeRefusal(status: IntakeRefusal.tooManyRequests, message: "too many reports with this key from your address; wait \(seconds) seconds", retryAfter: seconds)
             }
             let receipts = try await crashes.submit(submissions)
             var response = Response(status: success, body: .bytes(body(receipts)))
@@ -323,10 +323,6 @@ extension BetaWebApplication {
             let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
             if end > rest.startIndex { result = String(result[..<range.upperBound]) + "…" + String(rest[end...]) }
         }
-        guard let question = result.firstIndex(of: "?") else { return result }
-        let query = result[result.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair in
-            pair.hasPrefix("key=") ? "key=…" : String(pair)
-        }
-        return String(result[...question]) + query.joined(separator: "&")
+        return redactCredentialQuery(result)
     }
 }

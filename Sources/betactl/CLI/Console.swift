@@ -6,14 +6,17 @@ import Darwin
 
 /// Where a command's output goes, and whether it may be coloured.
 ///
-/// The process uses the real standard streams; tests substitute closures.
+/// Everything written through it is made safe for a terminal first (`TerminalText`): values from
+/// outside (crash fields, names, notes, file contents) cannot send control sequences to the
+/// admin's terminal, whichever command prints them. Only `writeOutRaw` (a report as received,
+/// on request) and `writeErrorControl` (the progress line's own carriage return) bypass it.
 struct Console: Sendable {
-    /// Writes to standard output.
-    var writeOut: @Sendable (String) -> Void
-    /// Writes to standard error.
-    var writeError: @Sendable (String) -> Void
-    /// Writes bytes to standard output (large outputs such as symbolicated reports, without a String copy).
-    var writeOutBytes: @Sendable (UnsafeBufferPointer<UInt8>) -> Void
+    /// Writes to standard output, as given.
+    private var out: @Sendable (String) -> Void
+    /// Writes to standard error, as given.
+    private var error: @Sendable (String) -> Void
+    /// Writes bytes to standard output, as given.
+    private var outBytes: @Sendable (UnsafeBufferPointer<UInt8>) -> Void
     /// Whether standard output is a terminal.
     var outputIsTerminal: Bool
     /// Whether standard error is a terminal (progress bars go there).
@@ -21,11 +24,31 @@ struct Console: Sendable {
 
     /// The process's own standard output and error.
     static let standard = Console(
-        writeOut: { text in Console.writeAll(1, text) },
-        writeError: { text in Console.writeAll(2, text) },
-        writeOutBytes: { bytes in Console.writeAll(1, bytes) },
+        out: { text in Console.writeAll(1, text) },
+        error: { text in Console.writeAll(2, text) },
+        outBytes: { bytes in Console.writeAll(1, bytes) },
         outputIsTerminal: isatty(1) == 1,
         errorIsTerminal: isatty(2) == 1)
+
+    /// Writes text to standard output, control characters escaped.
+    func writeOut(_ text: String) { out(TerminalText.safe(text)) }
+
+    /// Writes text to standard error, control characters escaped.
+    func writeError(_ text: String) { error(TerminalText.safe(text)) }
+
+    /// Writes UTF-8 text to standard output (large outputs such as symbolicated reports, without a
+    /// String copy unless a control character needs escaping).
+    func writeOutBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if let safe = TerminalText.safe(bytes: bytes) { return safe.withUnsafeBufferPointer { outBytes($0) } }
+        outBytes(bytes)
+    }
+
+    /// Writes bytes to standard output exactly as they are: `show-crash --raw`, asked for by name.
+    func writeOutRaw(_ bytes: UnsafeBufferPointer<UInt8>) { outBytes(bytes) }
+
+    /// Writes the CLI's own terminal control (a progress line's `\r` and line clear) to standard
+    /// error; whatever it contains from outside must be `TerminalText.safe` already.
+    func writeErrorControl(_ text: String) { error(text) }
 
     private static func writeAll(_ fd: Int32, _ text: String) {
         var text = text

@@ -48,7 +48,7 @@ final class ProgressLine: Sendable {
             state[phase] = percent
             return true
         }
-        if changed { console.writeError("\r\u{1B}[2K\(phase) \(percent)%\(detail)") }
+        if changed { console.writeErrorControl("\r\u{1B}[2K" + TerminalText.safe("\(phase) \(percent)%\(detail)")) }
     }
 
     /// Clears the line before normal output resumes.
@@ -57,6 +57,6 @@ final class ProgressLine: Sendable {
             defer { state.removeAll() }
             return !state.isEmpty
         }
-        if drew { console.writeError("\r\u{1B}[2K") }
+        if drew { console.writeErrorControl("\r\u{1B}[2K") }
     }
 }

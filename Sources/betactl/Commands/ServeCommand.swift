@@ -24,7 +24,7 @@ enum ServeCommand: BetactlCommand {
             .flag("--no-access-log", "Do not write the access log to standard error."),
             .value("--crash-max-size", "BYTES", "Largest crash report accepted (default 10485760, 10 MB); larger ones get 413."),
             .flag("--no-crash-processing", "Store crash reports but leave them queued for another server or `betactl add-crash` to process."),
-            .value("--crash-rate-limit", "N", "Crash reports per minute from one ingest key or tester link (default 60, in bursts of up to 20; 0 for no limit); more get 429."),
+            .value("--crash-rate-limit", "N", "Crash reports per minute from one tester link, or one ingest key from one address (default 60, in bursts of up to 20; 0 for no limit; a key from all addresses together gets ten times it); more get 429."),
             .flag("--allow-unverified-enrollment",
                   "Take in enrolment replies not signed by an Apple device (simulators, tests). Never on a real server: anyone with a tester link could make up devices."),
             .value("--enroll-rate-limit", "N",

@@ -18,18 +18,18 @@ enum ShowCrashCommand: BetactlCommand {
         guard let id = Int64(text) else { throw CrashError.unknownReport(text) }
         let store = CrashStore(home: try invocation.openHome())
         let record = try store.report(id: id)
-        if args.flag("--raw") { return try store.rawBytes(of: id).withUnsafeBufferPointer { invocation.console.writeOutBytes($0) } }
+        if args.flag("--raw") { return try store.rawBytes(of: id).withUnsafeBufferPointer { invocation.console.writeOutRaw($0) } }
         if args.flag("--json") { return try invocation.printJSON(CrashJSON.detail(store, id: id)) }
-        invocation.print("Crash report \(record.id): \(record.status)\(record.summary.map { " — \($0)" } ?? "")")
+        invocation.print("Crash report \(record.id): \(record.status)\(record.summary.map { " — \(TerminalText.cell($0))" } ?? "")")
         invocation.print("  received      \(Timestamp.string(record.receivedAt))\(record.uploadCount > 1 ? " (\(record.uploadCount) uploads, last \(Timestamp.string(record.lastReceivedAt)))" : "")")
         if let release = record.releaseID { invocation.print("  release       \(release)") }
-        if let tester = record.testerName { invocation.print("  tester        \(tester)") }
+        if let tester = record.testerName { invocation.print("  tester        \(TerminalText.cell(tester))") }
         if let device = record.deviceUDID { invocation.print("  device        \(device)") }
         if let key = record.signatureKey { invocation.print("  group         \(key)") }
         for missing in record.missingSymbols { invocation.print("  no symbols    \(missing)") }
-        if let error = record.error { invocation.print("  unreadable    \(error)") }
+        if let error = record.error { invocation.print("  unreadable    \(TerminalText.cell(error))") }
         for upload in try store.uploads(of: id) where upload.description != nil {
-            invocation.print("  description   \(upload.description ?? "")")
+            invocation.print("  description   \(TerminalText.cell(upload.description ?? ""))")
         }
         invocation.print("")
         if let jetsam = try store.lowMemoryReport(id: id) {
@@ -53,13 +53,13 @@ enum ShowCrashCommand: BetactlCommand {
         lines.append("Largest processes (resident pages):")
         for process in report.processesBySize.prefix(10) {
             let size = report.bytes(ofPages: process.residentPages).map { " (\($0 >> 20) MB)" } ?? ""
-            lines.append("  \(process.name)  \(process.residentPages) pages\(size)\(process.reason.map { "  killed: \($0)" } ?? "")")
+            lines.append("  \(TerminalText.cell(process.name))  \(process.residentPages) pages\(size)\(process.reason.map { "  killed: \($0)" } ?? "")")
         }
         let killed = report.killedProcesses
         if !killed.isEmpty {
             lines.append("")
             lines.append("Killed:")
-            for process in killed { lines.append("  \(process.name)  \(process.reason ?? "")  \(process.residentPages) pages") }
+            for process in killed { lines.append("  \(TerminalText.cell(process.name))  \(TerminalText.cell(process.reason ?? ""))  \(process.residentPages) pages") }
         }
         return lines.joined(separator: "\n")
     }

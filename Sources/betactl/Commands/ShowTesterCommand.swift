@@ -18,9 +18,9 @@ enum ShowTesterCommand: BetactlCommand {
             return
         }
         let style = invocation.style
-        invocation.print("\(style.bold(tester.name)) (tester \(tester.id))")
-        invocation.print("  email:   \(tester.email ?? "-")")
-        invocation.print("  groups:  \(tester.groups.isEmpty ? "-" : tester.groups.joined(separator: ", "))")
+        invocation.print("\(style.bold(TerminalText.cell(tester.name))) (tester \(tester.id))")
+        invocation.print("  email:   \(TerminalText.cell(tester.email ?? "-"))")
+        invocation.print("  groups:  \(tester.groups.isEmpty ? "-" : TerminalText.cell(tester.groups.joined(separator: ", ")))")
         invocation.print("  added:   \(CalendarDate(tester.createdAt))")
         invocation.print("  page:    \(tester.pageURL(publicURL: home.settings.publicURL))")
         guard !devices.isEmpty else {

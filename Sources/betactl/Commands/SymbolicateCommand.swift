@@ -166,7 +166,7 @@ enum SymbolicateCommand: SynchronousCommand {
                 if progress.completedBytes == 0 { console.writeError("Indexing symbols (\(progress.totalBytes / 1024) KiB of DWARF)…\n") }
                 return
             }
-            console.writeError("\rIndexing symbols: \(percent)%" + (progress.fraction >= 1 ? "\n" : ""))
+            console.writeErrorControl("\rIndexing symbols: \(percent)%" + (progress.fraction >= 1 ? "\n" : ""))
         }
     }
 }

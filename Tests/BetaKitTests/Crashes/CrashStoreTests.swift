@@ -22,10 +22,46 @@ import TestSupport
         #expect(try fixture.store.reports().count == 1)
     }
 
+    /// A tester's form sends the file as it is, HockeySDK's multipart adds a CRLF, KSCrash and text
+    /// reports carry their own ids: the same crash is one report however it arrives.
+    @Test func theSameCrashFramedDifferentlyIsOneReportWithAnotherUpload() throws {
+        let fixture = try CrashFixture()
+        let bytes = try CrashFixture.report("App-309.ips")
+        let first = try fixture.submit([bytes], source: .page)[0]
+        let second = try fixture.submit([bytes + Array("\r\n".utf8)])[0]
+        #expect(!first.duplicate && second.duplicate)
+        #expect(second.reportID == first.reportID)
+        #expect(second.sha256 == first.sha256, "the receipt names the stored report's bytes")
+        let record = try fixture.store.report(id: first.reportID)
+        #expect(record.uploadCount == 2)
+        #expect(try fixture.store.uploads(of: record.id).map(\.source) == [.page, .raw])
+        #expect(try fixture.store.rawBytes(of: record.id) == bytes, "the first arrival's bytes are kept")
+        #expect(fixture.blobFiles().count == 1, "the second arrival keeps no bytes of its own")
+
+        // Inside one batch too, and another incident is another report.
+        let text = try CrashFixture.report("App-legacy.crash")
+        let batch = try fixture.submit([CrashIncidents.renumbered(text, 7), CrashIncidents.renumbered(text, 7) + Array("\n\n".utf8), CrashIncidents.renumbered(bytes, 8)])
+        #expect(batch.map(\.duplicate) == [false, true, false])
+        #expect(batch[0].reportID == batch[1].reportID && batch[2].reportID != first.reportID && batch[2].reportID != batch[0].reportID)
+        #expect(try fixture.store.reports().count == 3)
+        #expect(fixture.blobFiles().count == 3)
+    }
+
+    @Test func aReportWithoutAnIdentityIsKeptByItsBytes() throws {
+        let fixture = try CrashFixture()
+        let text = String(decoding: try CrashFixture.report("App-legacy.crash"), as: UTF8.self)
+            .replacingOccurrences(of: "Incident Identifier:", with: "Incident Note:")
+        let first = try fixture.submit([Array(text.utf8)])[0]
+        let other = try fixture.submit([Array((text + "\n").utf8)])[0]
+        let again = try fixture.submit([Array(text.utf8)])[0]
+        #expect(!first.duplicate && !other.duplicate && other.reportID != first.reportID)
+        #expect(again.duplicate && again.reportID == first.reportID)
+    }
+
     @Test func duplicatesInsideOneBatchAreOneReport() throws {
         let fixture = try CrashFixture()
         let bytes = try CrashFixture.report("App-309.ips")
-        let receipts = try fixture.submit([bytes, bytes, try CrashFixture.report("App-109.ips")])
+        let receipts = try fixture.submit([bytes, bytes, CrashIncidents.renumbered(try CrashFixture.report("App-109.ips"), 1)])
         #expect(receipts.map(\.duplicate) == [false, true, false])
         #expect(receipts[0].reportID == receipts[1].reportID)
         #expect(try fixture.store.reports().count == 2)
@@ -153,7 +189,7 @@ import TestSupport
 
     /// Two of Ann's devices are iPhone14,5: the model alone does not tell which sent the report,
     /// the OS build their enrolment reported does; another copy of the same incident, sent
-    /// without a tester, is linked to the same device.
+    /// without a tester, is another upload of the same report and keeps its device.
     @Test func theDeviceIsToldByModelThenOSBuildThenIncident() throws {
         let fixture = try CrashFixture()
         let ann = try fixture.roster.addTester("Ann Lee", email: "ann@example.com")
@@ -173,16 +209,19 @@ import TestSupport
                              [.text(udid), .integer(ann.id), .text(build), .text(Timestamp.string(CrashFixture.now))])
             }
         }
-        let second = try fixture.submit([report + Array("\n".utf8)], source: .page, testerID: ann.id)[0].reportID
+        let second = try fixture.submit([CrashIncidents.renumbered(report, 1)], source: .page, testerID: ann.id)[0].reportID
         try fixture.process()
         #expect(try fixture.store.report(id: second).deviceUDID == udids[1], "the device whose enrolment reported 21E236")
 
-        // The same incident again (other bytes), from an SDK without a user: the incident tells.
-        let third = try fixture.submit([report + Array("\n\n".utf8)], source: .hockeyApp)[0].reportID
+        // The same incident again, from an SDK without a user: another upload of that report,
+        // which keeps its tester and device.
+        let third = try fixture.submit([CrashIncidents.renumbered(report, 1) + Array("\r\n".utf8)], source: .hockeyApp)[0]
+        #expect(third.duplicate && third.reportID == second)
         try fixture.process()
-        let record = try fixture.store.report(id: third)
-        #expect(record.testerID == nil)
+        let record = try fixture.store.report(id: second)
+        #expect(record.testerID == ann.id)
         #expect(record.deviceUDID == udids[1])
+        #expect(record.uploadCount == 2)
         #expect(CrashStore.osBuild("iPhone OS 17.4.1 (21E236)") == "21E236")
         #expect(CrashStore.osBuild("17.4.1") == nil)
     }

@@ -98,11 +98,12 @@ struct CrashScenario {
     static func send(_ fixture: AdminFixture, _ server: ServeProcess, old: Int) async throws -> CrashScenario {
         let key = try await blocking { try fixture.web.crashKey() }
         var sent: [Int: Data] = [:]
-        let app309Bytes = try report("App-309.ips")
+        // Each its own incident: the server keeps one report per incident, and the fixtures share theirs.
+        let app309Bytes = CrashIncidents.renumbered(try report("App-309.ips"), 0x309)
         let app309 = try await sendRaw(server, key: key, app309Bytes, name: "App-309.ips", user: "ann@example.com")
         sent[app309] = app309Bytes
         let uuid = try await blocking { try betaUUID(fixture.cli) }
-        let betaBytes = Data(String(decoding: app309Bytes, as: UTF8.self)
+        let betaBytes = Data(String(decoding: CrashIncidents.renumbered(try report("App-309.ips"), 0xBE7A), as: UTF8.self)
             .replacingOccurrences(of: "4c4c440b-5555-3144-a184-68d7aacd7c75", with: uuid.lowercased()).utf8)
         #expect(betaBytes != app309Bytes, "the App's UUID was replaced")
         let beta = try await sendRaw(server, key: key, betaBytes, name: "Beta.ips")
@@ -110,12 +111,12 @@ struct CrashScenario {
         let jetsamBytes = try LocalFixtures.data("inspect/ips/JetsamEvent-2024-05-06-101112.ips")
         let jetsam = try await sendRaw(server, key: key, jetsamBytes, name: "JetsamEvent.ips")
         sent[jetsam] = jetsamBytes
-        let otherBytes = try LocalFixtures.data("inspect/ips/App.cpu_resource-2024-05-06-101112.ips")
+        let otherBytes = CrashIncidents.renumbered(try LocalFixtures.data("inspect/ips/App.cpu_resource-2024-05-06-101112.ips"), 0xC9)
         let other = try await sendRaw(server, key: key, otherBytes, name: "App.cpu_resource.ips")
         sent[other] = otherBytes
 
         // The hostile one from Bo's page, as a tester sends it.
-        let hostileBytes = try hostileReport()
+        let hostileBytes = CrashIncidents.renumbered(try hostileReport(), 0x4057)
         let directory = try TemporaryDirectory("hostile")
         let file = directory.child("App-hostile.ips")
         try hostileBytes.write(to: URL(fileURLWithPath: file))
