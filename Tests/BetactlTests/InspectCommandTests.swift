@@ -70,6 +70,16 @@ import TestSupport
         case let p where p.hasPrefix("icons/"): return "png"
         case let p where p.hasPrefix("ipas/"): return "ipa"
         case "macho/macho_fastlane_very-capable-app.bin": return "macho"
+        case "enrollment/Apple_iPhone_Device_CA_Fullchain.pem": return nil
+        case let p where p.hasPrefix("enrollment/") && p.hasSuffix(".p7s"): return "device-enrollment-reply"
+        // Apple-signed app bundles and their unsigned twins: the Mach-Os, the plists (CodeResources is
+        // one), a provisioning profile; asset catalogs, nibs, PkgInfo and PEM keys are not betactl's.
+        case let p where p.hasPrefix("signed/"):
+            let name = p.split(separator: "/").last.map(String.init) ?? p
+            if name.hasSuffix(".dylib") || name == "isignTestApp" { return "macho" }
+            if name.hasSuffix(".plist") || name == "CodeResources" { return "plist" }
+            if name.hasSuffix(".mobileprovision") { return "provisioning-profile" }
+            return nil
         case let p where p.hasPrefix("crash/kscrash/") && p.hasSuffix(".json"): return "kscrash-report"
         default: return "crash-report"
         }
