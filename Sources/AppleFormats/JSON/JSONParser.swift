@@ -3,8 +3,9 @@
 /// malformed. It accepts what JSONDecoder accepts (raw control characters inside strings, and a
 /// trailing comma before `}` or `]`, included), so a report reads the same either way.
 struct JSONParser {
-    /// Nesting deeper than JSONDecoder's own limit is refused rather than risking the stack.
-    static let maxDepth = 512
+    /// Deepest nesting of arrays and objects (`JSONNesting.maximumDepth`): values are read
+    /// recursively, one call per level, and a `JSONValue` tree is walked recursively too.
+    static let maxDepth = JSONNesting.maximumDepth
     /// Most values in one document: a hostile report of tiny values (`[0,0,0,…]`) is refused
     /// rather than held in memory as millions of nodes. Real reports have a few tens of thousands.
     static let maxValues = 1_000_000
@@ -98,7 +99,7 @@ struct JSONParser {
     }
 
     private mutating func object(depth: Int) throws(JSONParseError) {
-        guard depth <= Self.maxDepth else { throw failure("nesting deeper than \(Self.maxDepth) levels") }
+        guard depth <= Self.maxDepth else { throw JSONParseError.nestedTooDeep(offset: position, depth: depth, limit: Self.maxDepth) }
         position += 1
         let node = nodes.count
         append(.object, flag: true)
@@ -147,7 +148,7 @@ struct JSONParser {
     }
 
     private mutating func array(depth: Int) throws(JSONParseError) {
-        guard depth <= Self.maxDepth else { throw failure("nesting deeper than \(Self.maxDepth) levels") }
+        guard depth <= Self.maxDepth else { throw JSONParseError.nestedTooDeep(offset: position, depth: depth, limit: Self.maxDepth) }
         position += 1
         let node = nodes.count
         append(.array)
@@ -396,6 +397,21 @@ struct JSONParser {
 struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     var offset: Int
     var reason: String
+    /// For nesting past the limit: how deep, and the limit.
+    var nesting: JSONNesting.TooDeep?
+
+    init(offset: Int, reason: String) {
+        self.offset = offset
+        self.reason = reason
+    }
+
+    /// Arrays and objects nested `depth` deep at `offset`, past `limit`.
+    static func nestedTooDeep(offset: Int, depth: Int, limit: Int) -> JSONParseError {
+        let tooDeep = JSONNesting.TooDeep(offset: offset, depth: depth, limit: limit)
+        var error = JSONParseError(offset: offset, reason: tooDeep.reason)
+        error.nesting = tooDeep
+        return error
+    }
 
     var description: String { "\(reason) at byte \(offset)" }
 }

@@ -14,8 +14,8 @@ struct XMLPlistReader {
     let bytes: [UInt8]
     var position = 0
 
-    // Nesting deeper than this only comes from hostile input; it would exhaust the stack.
-    static let maxDepth = 512
+    /// Deepest nesting of arrays and dictionaries: values are read recursively, one call per level.
+    static let maxDepth = PlistValue.maximumNesting
 
     struct Tag {
         var name: String
@@ -56,8 +56,11 @@ struct XMLPlistReader {
         return try value(for: openTag(), depth: depth)
     }
 
+    /// The value that `tag` opens, inside `depth` arrays and dictionaries.
     mutating func value(for tag: Tag, depth: Int) throws(PlistError) -> PlistValue {
-        guard depth < Self.maxDepth else { throw fail("values nest more than \(Self.maxDepth) deep") }
+        if tag.name == "dict" || tag.name == "array", depth >= Self.maxDepth {
+            throw PlistError.nestedTooDeep(depth: depth + 1, limit: Self.maxDepth, at: "at byte \(position), ")
+        }
         switch tag.name {
         case "dict":
             return tag.selfClosing ? .dictionary([:]) : try dictionary(depth: depth)

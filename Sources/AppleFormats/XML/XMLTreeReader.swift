@@ -52,7 +52,7 @@ struct XMLTreeReader {
     }
 
     mutating func element(depth: Int) throws(XMLTreeError) -> XMLTreeElement {
-        guard depth < Self.maxDepth else { throw fail("elements nest more than \(Self.maxDepth) deep") }
+        guard depth < Self.maxDepth else { throw fail("elements nest \(depth + 1) levels deep, more than the \(Self.maxDepth) allowed") }
         elementCount += 1
         guard elementCount <= Self.maxElements else { throw fail("the document has more than \(Self.maxElements) elements") }
         guard isAt("<") else { throw fail("text stands where an element belongs") }
