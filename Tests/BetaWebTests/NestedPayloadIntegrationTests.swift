@@ -142,6 +142,45 @@ import TestSupport
         #expect(try await api(server, "GET", "/profiles", token: fixture.read).status == 200)
     }
 
+    /// Beta.ipa with `"Nested"` added to its app's Info.plist (kept binary), nesting it `depth` deep.
+    static let nestedInfoPlistScript = """
+        import plistlib, sys, zipfile
+        source, target, depth = sys.argv[1], sys.argv[2], int(sys.argv[3])
+        with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as new:
+            for info in old.infolist():
+                data = old.read(info)
+                if info.filename.count("/") == 2 and info.filename.endswith(".app/Info.plist"):
+                    value = plistlib.loads(data)
+                    nested = []
+                    for _ in range(depth - 2):
+                        nested = [nested]
+                    value["Nested"] = nested
+                    data = plistlib.dumps(value, fmt=plistlib.FMT_BINARY)
+                new.writestr(info, data)
+        """
+
+    @Test func aBuildWhoseInfoPlistNestsToTheLimitIsPublishedAndOneLevelMoreIsRefusedWithTheServerUp() async throws {
+        let fixture = try await AdminFixture.make()
+        let server = try await fixture.serve()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory("nested-ipa")
+        func upload(_ depth: Int) async throws -> CurlResponse {
+            let ipa = directory.child("Beta-\(depth).ipa")
+            let made = try await runTool("python3", ["-c", Self.nestedInfoPlistScript, WebFixture.app("Beta.ipa"), ipa, String(depth)])
+            #expect(made.status == 0, "\(made.error)")
+            return try await api(server, "POST", "/releases", token: fixture.write, ["-F", "ipa=@\(ipa)", "-F", "again=true"])
+        }
+        let published = try await upload(Self.plistLimit)
+        #expect(published.status == 201, "\(published.text)")
+        for depth in [Self.plistLimit + 1, 500] {
+            let refused = try await upload(depth)
+            #expect(refused.status == 422, "\(refused.text)")
+            #expect(refused.text.contains("nest \(Self.plistLimit + 1) levels deep, more than the \(Self.plistLimit) allowed"), "\(refused.text)")
+        }
+        #expect(server.process.isRunning)
+        #expect(try await api(server, "GET", "/releases", token: fixture.read).status == 200)
+    }
+
     @Test func anAPIBodyNestedToTheLimitIsReadAndOneLevelMoreIsRefusedWithTheServerUp() async throws {
         let fixture = try await AdminFixture.make()
         let server = try await fixture.serve()
