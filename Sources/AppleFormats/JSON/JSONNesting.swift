@@ -1,9 +1,9 @@
 /// How deep JSON from outside may nest, and a check of it that needs no parse.
 ///
-/// Real crash reports nest fewer than 30 levels. `JSONParser` and the `JSONValue` trees it makes
-/// are recursive, and so is `JSONDecoder`'s scanner, so every JSON text from outside is held to
-/// `maximumDepth` before either reads it: far from the end of the smallest thread stack that reads
-/// one (a server worker's, in a debug build).
+/// Real crash reports nest fewer than 30 levels. `JSONParser` reads without recursion, but the
+/// `JSONValue` trees it makes are walked recursively, and `JSONDecoder`'s scanner recurses, so
+/// every JSON text from outside is held to `maximumDepth` before either reads it: far from the end
+/// of the smallest thread stack that reads one (a server worker's, in a debug build).
 public enum JSONNesting {
     /// Deepest nesting of arrays and objects accepted (`[[]]` nests 2 deep).
     public static let maximumDepth = 100

@@ -15,7 +15,8 @@ struct BinaryPlistReader {
     static let magicPrefix = Array("bplist".utf8)
     static let magic = Array("bplist00".utf8)
     static let trailerSize = 32
-    /// Deepest nesting of arrays and dictionaries: objects are read recursively, one call per level.
+    /// Deepest nesting of arrays and dictionaries: reading needs no recursion, but walking a
+    /// `PlistValue` (equality, writing, release) does.
     static let maxDepth = PlistValue.maximumNesting
     // Objects may be referenced many times; this bounds the tree they expand to.
     static let maxValues = 1 << 20
