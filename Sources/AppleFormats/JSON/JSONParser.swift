@@ -118,7 +118,7 @@ struct JSONParser {
             default: throw failure("unexpected character where a value should be")
             }
             // After a value: commas and closing brackets, until the next value starts.
-            var finished = !opened
+            let finished = !opened
             while true {
                 guard let top = open.last else { return }
                 if finished {
