@@ -11,7 +11,8 @@ public struct MustacheLimits: Hashable, Sendable {
     /// How deep partials may include partials while rendering (recursive partials stop here).
     public var maximumPartialDepth: Int
     /// How deep sections and partials together may nest while rendering; this bounds the
-    /// renderer's stack use whatever the templates and data.
+    /// renderer's stack use whatever the templates and data (about 3 KB a level in a debug build,
+    /// so the default stays within half of a 1 MiB server thread's stack).
     public var maximumRenderDepth: Int
     /// The most bytes one rendering may produce.
     public var maximumOutputBytes: Int
@@ -24,7 +25,7 @@ public struct MustacheLimits: Hashable, Sendable {
         maximumTemplateBytes: Int = 4 << 20,
         maximumSectionNesting: Int = 100,
         maximumPartialDepth: Int = 50,
-        maximumRenderDepth: Int = 250,
+        maximumRenderDepth: Int = 100,
         maximumOutputBytes: Int = 64 << 20,
         maximumRenderSteps: Int = 5_000_000
     ) {

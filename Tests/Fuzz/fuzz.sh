@@ -89,6 +89,7 @@ target_flags() {
     [[ "$target" == crash-render ]] && dict=crash
     [[ "$target" == jetsam || "$target" == kscrash-batch ]] && dict=kscrash
     [[ "$target" == ips-json ]] && dict=crash
+    [[ "$target" == json ]] && dict=kscrash
     [[ "$target" == enrollment || "$target" == enrollment-intake ]] && dict=mobileconfig
     [[ -f "$here/Dictionaries/$dict.dict" ]] && flags+=("-dict=$here/Dictionaries/$dict.dict")
     printf '%s\n' "${flags[@]}"

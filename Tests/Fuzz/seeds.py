@@ -18,6 +18,8 @@ import struct
 import sys
 import zipfile
 
+from nesting_seeds import emit_nesting_seeds
+
 MAX_SEED = 1 << 20
 DWARF_ORDER = ["debug_info", "debug_abbrev", "debug_line", "debug_str", "debug_line_str",
                "debug_str_offs", "debug_addr", "debug_ranges", "debug_rnglists"]
@@ -273,6 +275,8 @@ def main():
         for file in sorted(os.listdir(os.path.join(seeds, target))):
             with open(os.path.join(seeds, target, file), "rb") as handle:
                 emit(out, target, handle.read())
+    # Inputs nested to each parser's limit, one level past it and far past it (issue 17).
+    emit_nesting_seeds(root, lambda target, data: emit(out, target, data))
     for target in sorted(counts):
         print(f"{target}: {counts[target]} seeds", file=sys.stderr)
 

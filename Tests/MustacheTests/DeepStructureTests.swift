@@ -1,5 +1,6 @@
 import Mustache
 import Testing
+import TestSupport
 
 /// Deep and large templates and data render when legal, and rendering stops with a typed error at
 /// each limit instead of exhausting the stack, the memory or the time.
@@ -69,6 +70,27 @@ import Testing
         let data = Self.chain(limits.maximumRenderDepth)
         let error = try #require(renderError(library, "node", data))
         #expect(error.kind == .partialTooDeep || error.kind == .renderTooDeep)
+    }
+
+    @Test func theDeepestTemplatesAndRenderingFitInHalfAServerWorkersStack() throws {
+        // Pages are rendered on event-loop and pool threads of 1 MiB; this build is the debug one.
+        let limits = MustacheLimits()
+        let outcomes = SmallStack.run { () -> [String] in
+            var outcomes: [String] = []
+            let depth = limits.maximumSectionNesting
+            let nested = String(repeating: "{{#child}}", count: depth) + "{{name}}" + String(repeating: "{{/child}}", count: depth)
+            do throws(MustacheError) { outcomes.append(try MustacheLibrary(templates: ["deep": nested]).render("deep", Self.chain(depth))) } catch {
+                outcomes.append("\(error.kind)")
+            }
+            let sections = limits.maximumRenderDepth / limits.maximumPartialDepth - 1
+            let source = String(repeating: "{{#child}}", count: sections) + "{{>node}}" + String(repeating: "{{/child}}", count: sections)
+            do throws(MustacheError) { outcomes.append(try MustacheLibrary(templates: ["node": source]).render("node", Self.chain(limits.maximumRenderDepth))) } catch {
+                outcomes.append("\(error.kind)")
+            }
+            return outcomes
+        }
+        #expect(outcomes.first == "leaf")
+        #expect(outcomes.last == "partialTooDeep" || outcomes.last == "renderTooDeep", "\(outcomes)")
     }
 
     @Test func longListsRender() throws {

@@ -45,8 +45,13 @@ extension CrashReport {
         let rest = body.suffix(from: headerEnd).droppingLeadingWhitespace
         if rest.isEmpty {
             // A body without its header line.
-            guard let document = try? IPSBody.read(bytes, in: body.start ..< headerEnd),
-                  !document.threads.isEmpty || !document.usedImages.isEmpty else {
+            let read: IPSBody?
+            do { read = try IPSBody.read(bytes, in: body.start ..< headerEnd) } catch {
+                // Nesting past the limit is named; other damage reads as not a report.
+                if error.nesting != nil { throw CrashReportError.malformed("the .ips JSON cannot be read (\(error))") }
+                read = nil
+            }
+            guard let document = read, !document.threads.isEmpty || !document.usedImages.isEmpty else {
                 throw CrashReportError.unrecognized("the JSON has no threads or usedImages")
             }
             return CrashReport(ips: document, header: nil)

@@ -4,7 +4,8 @@
 public struct BERParser {
     /// Bounds on the work a single parse may do.
     public struct Limits: Sendable {
-        /// Maximum nesting depth.
+        /// Most levels of elements (a lone primitive is one level): elements are read
+        /// recursively, one call per level, and walked recursively afterwards.
         public var maxDepth: Int
         /// Maximum number of elements in the whole input.
         public var maxElements: Int
@@ -49,7 +50,8 @@ public struct BERParser {
     }
 
     private func parseElement(_ r: inout ByteReader, end: Int, depth: Int, count elementCount: inout Int) throws(DERError) -> ASN1Element {
-        guard depth <= limits.maxDepth else { throw DERError.tooDeep(offset: r.offset, limit: limits.maxDepth) }
+        // `depth` elements enclose this one: it is level `depth + 1`.
+        guard depth < limits.maxDepth else { throw DERError.tooDeep(offset: r.offset, limit: limits.maxDepth) }
         elementCount += 1
         guard elementCount <= limits.maxElements else { throw DERError.tooManyElements(limit: limits.maxElements) }
         let start = r.offset

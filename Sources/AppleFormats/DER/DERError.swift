@@ -27,7 +27,7 @@ public enum DERError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .missingEndOfContents(offset):
             return "the indefinite-length element at byte \(offset) never ends (no end-of-contents marker): the file is truncated or corrupt"
         case let .tooDeep(offset, limit):
-            return "ASN.1 elements are nested more than \(limit) levels deep at byte \(offset); refusing to read further"
+            return "ASN.1 elements nest \(limit + 1) levels deep at byte \(offset), more than the \(limit) allowed; refusing to read further"
         case let .tooManyElements(limit):
             return "the data holds more than \(limit) ASN.1 elements; refusing to read further"
         case let .unexpected(offset, expected, found):

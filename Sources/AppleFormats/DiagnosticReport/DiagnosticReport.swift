@@ -46,10 +46,12 @@ public struct DiagnosticReport: Sendable, Equatable {
         }
         if bytes[bodyStart] == UInt8(ascii: "{") {
             do {
+                try JSONNesting.check(bytes[bodyStart...])
                 let keys = try JSONDecoder().decode(TopLevelKeys.self, from: Data(bytes[bodyStart...]))
                 body = .json(keys: keys.names)
             } catch {
-                throw DiagnosticReportError.damagedBody(bugType: header.bugType, detail: KSCrashReport.describe(error))
+                let detail = (error as? JSONNesting.TooDeep)?.description ?? KSCrashReport.describe(error)
+                throw DiagnosticReportError.damagedBody(bugType: header.bugType, detail: detail)
             }
         } else {
             let line = bytes[bodyStart...].prefix { $0 != 0x0A && $0 != 0x0D }.prefix(200)

@@ -31,7 +31,8 @@ public struct IPSReportHeader: Sendable, Equatable {
     /// order mark and whitespace) with one JSON object that has a `bug_type`.
     public static func split(_ bytes: [UInt8]) -> (header: IPSReportHeader, bodyStart: Int)? {
         guard let (start, end) = firstJSONObject(in: bytes) else { return nil }
-        guard let raw = try? JSONDecoder().decode(Raw.self, from: Data(bytes[start ..< end])), let bugType = raw.bugType else { return nil }
+        guard (try? JSONNesting.check(bytes[start ..< end])) != nil,
+              let raw = try? JSONDecoder().decode(Raw.self, from: Data(bytes[start ..< end])), let bugType = raw.bugType else { return nil }
         let header = IPSReportHeader(bugType: bugType, name: raw.name, appName: raw.appName, appVersion: raw.appVersion,
                                      buildVersion: raw.buildVersion, bundleID: raw.bundleID, osVersion: raw.osVersion,
                                      incidentID: raw.incidentID, timestamp: raw.timestamp)

@@ -65,9 +65,10 @@ public struct JetsamReport: Sendable, Equatable {
         }
         let raw: RawJetsam
         do {
+            try JSONNesting.check(bytes[bodyStart...])
             raw = try JSONDecoder().decode(RawJetsam.self, from: Data(bytes[bodyStart...]))
         } catch {
-            throw DiagnosticReportError.damagedJetsam(KSCrashReport.describe(error))
+            throw DiagnosticReportError.damagedJetsam((error as? JSONNesting.TooDeep)?.description ?? KSCrashReport.describe(error))
         }
         guard raw.processes.count <= Self.maxProcesses else {
             throw DiagnosticReportError.damagedJetsam("it lists \(raw.processes.count) processes, more than the \(Self.maxProcesses) betactl reads")

@@ -3,8 +3,9 @@
 /// malformed. It accepts what JSONDecoder accepts (raw control characters inside strings, and a
 /// trailing comma before `}` or `]`, included), so a report reads the same either way.
 struct JSONParser {
-    /// Nesting deeper than JSONDecoder's own limit is refused rather than risking the stack.
-    static let maxDepth = 512
+    /// Deepest nesting of arrays and objects (`JSONNesting.maximumDepth`): the parser keeps open
+    /// arrays and objects on a stack of its own, but a `JSONValue` tree is walked recursively.
+    static let maxDepth = JSONNesting.maximumDepth
     /// Most values in one document: a hostile report of tiny values (`[0,0,0,…]`) is refused
     /// rather than held in memory as millions of nodes. Real reports have a few tens of thousands.
     static let maxValues = 1_000_000
@@ -72,20 +73,104 @@ struct JSONParser {
                      : JSONTape.Node(kind: kind, flag: flag, ascii: false, first: Int32(truncatingIfNeeded: first), last: Int32(truncatingIfNeeded: last)))
     }
 
+    /// An array or object whose closing bracket has not been read yet.
+    private struct Open {
+        /// Its node on the tape.
+        let node: Int
+        let isObject: Bool
+        /// Members or elements read so far.
+        var count: Int32 = 0
+    }
+
+    /// One JSON value and everything in it, written to the tape. Arrays and objects being read wait
+    /// on an explicit stack, not on the thread's stack, so no input can exhaust it; `maxDepth`
+    /// still bounds the nesting, for the recursive walks of `JSONValue` trees afterwards.
     mutating func value(depth: Int) throws(JSONParseError) {
-        guard position < end else { throw failure("the JSON ends where a value should be") }
-        guard values < valueLimit else { throw failure("more than \(valueLimit) values") }
-        values += 1
-        switch bytes[position] {
-        case UInt8(ascii: "{"): try object(depth: depth + 1)
-        case UInt8(ascii: "["): try array(depth: depth + 1)
-        case UInt8(ascii: "\""): try string()
-        case UInt8(ascii: "t"): try literal("true"); append(.bool, flag: true)
-        case UInt8(ascii: "f"): try literal("false"); append(.bool, flag: false)
-        case UInt8(ascii: "n"): try literal("null"); append(.null)
-        case UInt8(ascii: "-"), UInt8(ascii: "0") ... UInt8(ascii: "9"): number()
-        default: throw failure("unexpected character where a value should be")
+        var open: [Open] = []
+        while true {
+            // A value starts here.
+            guard position < end else { throw failure("the JSON ends where a value should be") }
+            guard values < valueLimit else { throw failure("more than \(valueLimit) values") }
+            values += 1
+            var opened = false
+            switch bytes[position] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let isObject = bytes[position] == UInt8(ascii: "{")
+                guard depth + open.count < Self.maxDepth else {
+                    throw JSONParseError.nestedTooDeep(offset: position, depth: depth + open.count + 1, limit: Self.maxDepth)
+                }
+                position += 1
+                let node = nodes.count
+                append(isObject ? .object : .array, flag: isObject)
+                skipWhitespace()
+                if position < end, bytes[position] == UInt8(ascii: isObject ? "}" : "]") {
+                    position += 1
+                    close(node, count: 0)
+                } else {
+                    open.append(Open(node: node, isObject: isObject))
+                    opened = true
+                }
+            case UInt8(ascii: "\""): try string()
+            case UInt8(ascii: "t"): try literal("true"); append(.bool, flag: true)
+            case UInt8(ascii: "f"): try literal("false"); append(.bool, flag: false)
+            case UInt8(ascii: "n"): try literal("null"); append(.null)
+            case UInt8(ascii: "-"), UInt8(ascii: "0") ... UInt8(ascii: "9"): number()
+            default: throw failure("unexpected character where a value should be")
+            }
+            // After a value: commas and closing brackets, until the next value starts.
+            let finished = !opened
+            while true {
+                guard let top = open.last else { return }
+                if finished {
+                    open[open.count - 1].count += 1
+                    skipWhitespace()
+                    guard position < end else { throw failure(top.isObject ? "the JSON ends inside an object" : "the JSON ends inside an array") }
+                    let closer = UInt8(ascii: top.isObject ? "}" : "]")
+                    if bytes[position] == UInt8(ascii: ",") {
+                        position += 1
+                        // A trailing comma ends the object or array, as JSONDecoder takes it.
+                        skipWhitespace()
+                        if position < end, bytes[position] == closer {
+                            position += 1
+                            close(top.node, count: open.removeLast().count)
+                            continue
+                        }
+                    } else {
+                        guard bytes[position] == closer else {
+                            throw failure(top.isObject ? "a comma or } must follow an object member" : "a comma or ] must follow an array element")
+                        }
+                        position += 1
+                        close(top.node, count: open.removeLast().count)
+                        continue
+                    }
+                }
+                skipWhitespace()
+                if top.isObject { try memberName(of: top.node) }
+                break
+            }
         }
+    }
+
+    /// Records an array's or object's member count and where its last descendant ends.
+    private mutating func close(_ node: Int, count: Int32) {
+        nodes[node].first = count
+        nodes[node].last = Int32(truncatingIfNeeded: nodes.count)
+    }
+
+    /// An object member's name and its colon, up to where the value starts.
+    private mutating func memberName(of node: Int) throws(JSONParseError) {
+        guard position < end, bytes[position] == UInt8(ascii: "\"") else { throw failure("an object member must start with a quoted name") }
+        let key = nodes.count
+        try string()
+        // A name that is not a valid string makes the whole object unreadable as one.
+        if !(nodes[key].flag && nodes[key].ascii) {
+            let name = UnsafeBufferPointer(rebasing: bytes[Int(nodes[key].first) ..< Int(nodes[key].last)])
+            if !(nodes[key].flag ? Self.isValidUTF8(name) : Self.unescape(name) != nil) { nodes[node].flag = false }
+        }
+        skipWhitespace()
+        guard position < end, bytes[position] == UInt8(ascii: ":") else { throw failure("a colon must follow an object member's name") }
+        position += 1
+        skipWhitespace()
     }
 
     private mutating func literal(_ word: StaticString) throws(JSONParseError) {
@@ -95,92 +180,6 @@ struct JSONParser {
             throw failure("a misspelt literal")
         }
         position += count
-    }
-
-    private mutating func object(depth: Int) throws(JSONParseError) {
-        guard depth <= Self.maxDepth else { throw failure("nesting deeper than \(Self.maxDepth) levels") }
-        position += 1
-        let node = nodes.count
-        append(.object, flag: true)
-        var members = 0
-        defer {
-            nodes[node].first = Int32(truncatingIfNeeded: members)
-            nodes[node].last = Int32(truncatingIfNeeded: nodes.count)
-        }
-        skipWhitespace()
-        if position < end, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            return
-        }
-        while true {
-            skipWhitespace()
-            guard position < end, bytes[position] == UInt8(ascii: "\"") else { throw failure("an object member must start with a quoted name") }
-            let key = nodes.count
-            try string()
-            // A name that is not a valid string makes the whole object unreadable as one.
-            if !(nodes[key].flag && nodes[key].ascii) {
-                let name = UnsafeBufferPointer(rebasing: bytes[Int(nodes[key].first) ..< Int(nodes[key].last)])
-                if !(nodes[key].flag ? Self.isValidUTF8(name) : Self.unescape(name) != nil) { nodes[node].flag = false }
-            }
-            skipWhitespace()
-            guard position < end, bytes[position] == UInt8(ascii: ":") else { throw failure("a colon must follow an object member's name") }
-            position += 1
-            skipWhitespace()
-            try value(depth: depth)
-            members += 1
-            skipWhitespace()
-            guard position < end else { throw failure("the JSON ends inside an object") }
-            if bytes[position] == UInt8(ascii: ",") {
-                position += 1
-                // A trailing comma ends the object, as JSONDecoder takes it.
-                skipWhitespace()
-                if position < end, bytes[position] == UInt8(ascii: "}") {
-                    position += 1
-                    return
-                }
-                continue
-            }
-            guard bytes[position] == UInt8(ascii: "}") else { throw failure("a comma or } must follow an object member") }
-            position += 1
-            return
-        }
-    }
-
-    private mutating func array(depth: Int) throws(JSONParseError) {
-        guard depth <= Self.maxDepth else { throw failure("nesting deeper than \(Self.maxDepth) levels") }
-        position += 1
-        let node = nodes.count
-        append(.array)
-        var elements = 0
-        defer {
-            nodes[node].first = Int32(truncatingIfNeeded: elements)
-            nodes[node].last = Int32(truncatingIfNeeded: nodes.count)
-        }
-        skipWhitespace()
-        if position < end, bytes[position] == UInt8(ascii: "]") {
-            position += 1
-            return
-        }
-        while true {
-            skipWhitespace()
-            try value(depth: depth)
-            elements += 1
-            skipWhitespace()
-            guard position < end else { throw failure("the JSON ends inside an array") }
-            if bytes[position] == UInt8(ascii: ",") {
-                position += 1
-                // A trailing comma ends the array, as JSONDecoder takes it.
-                skipWhitespace()
-                if position < end, bytes[position] == UInt8(ascii: "]") {
-                    position += 1
-                    return
-                }
-                continue
-            }
-            guard bytes[position] == UInt8(ascii: "]") else { throw failure("a comma or ] must follow an array element") }
-            position += 1
-            return
-        }
     }
 
     /// A string: its node records where the content is and whether it is simple (no escape, no
@@ -396,6 +395,21 @@ struct JSONParser {
 struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     var offset: Int
     var reason: String
+    /// For nesting past the limit: how deep, and the limit.
+    var nesting: JSONNesting.TooDeep?
+
+    init(offset: Int, reason: String) {
+        self.offset = offset
+        self.reason = reason
+    }
+
+    /// Arrays and objects nested `depth` deep at `offset`, past `limit`.
+    static func nestedTooDeep(offset: Int, depth: Int, limit: Int) -> JSONParseError {
+        let tooDeep = JSONNesting.TooDeep(offset: offset, depth: depth, limit: limit)
+        var error = JSONParseError(offset: offset, reason: tooDeep.reason)
+        error.nesting = tooDeep
+        return error
+    }
 
     var description: String { "\(reason) at byte \(offset)" }
 }

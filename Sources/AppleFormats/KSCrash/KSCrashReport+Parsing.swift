@@ -15,6 +15,7 @@ extension KSCrashReport {
     /// Reads a KSCrash or SentryCrash JSON report (format 2.x or 3.x).
     public init(bytes: [UInt8]) throws(KSCrashReportError) {
         guard bytes.count <= Self.maxSize else { throw KSCrashReportError.tooLarge(size: bytes.count, limit: Self.maxSize) }
+        do { try JSONNesting.check(bytes) } catch { throw KSCrashReportError.nestedTooDeep(error) }
         let raw: RawReport
         do {
             raw = try JSONDecoder().decode(RawReport.self, from: Data(bytes))

@@ -10,6 +10,8 @@ public enum KSCrashReportError: Error, Equatable, Sendable, CustomStringConverti
     case missingSection(String)
     /// More of something than any real report holds.
     case tooMany(String, Int, Int)
+    /// Arrays and objects nest deeper than `JSONNesting.maximumDepth`.
+    case nestedTooDeep(JSONNesting.TooDeep)
 
     /// A sentence naming the problem and the fix.
     public var description: String {
@@ -24,6 +26,8 @@ public enum KSCrashReportError: Error, Equatable, Sendable, CustomStringConverti
             return "the KSCrash report has no \"\(name)\" section; send the whole report again from the app"
         case let .tooMany(what, count, limit):
             return "the KSCrash report holds \(count) \(what), more than the \(limit) betactl reads; it is not a real report"
+        case let .nestedTooDeep(tooDeep):
+            return "the KSCrash report's \(tooDeep); it is not a real report"
         }
     }
 }

@@ -9,13 +9,15 @@ import Foundation
 /// The layout: the 8-byte magic, the objects, a table of object offsets, and a 32-byte trailer
 /// giving the table's position, the widths of offsets and object references, the object count
 /// and the top object. Every offset and reference is bounds-checked; reference cycles, nesting
-/// deeper than `maxDepth` and shared subtrees that would expand past `maxValues` are errors.
+/// of arrays and dictionaries deeper than `maxDepth` and shared subtrees that would expand past `maxValues` are errors.
 /// Values outside the property-list model (null, sets, keyed-archiver UIDs) are rejected.
 struct BinaryPlistReader {
     static let magicPrefix = Array("bplist".utf8)
     static let magic = Array("bplist00".utf8)
     static let trailerSize = 32
-    static let maxDepth = 512
+    /// Deepest nesting of arrays and dictionaries: reading needs no recursion, but walking a
+    /// `PlistValue` (equality, writing, release) does.
+    static let maxDepth = PlistValue.maximumNesting
     // Objects may be referenced many times; this bounds the tree they expand to.
     static let maxValues = 1 << 20
 
@@ -25,10 +27,10 @@ struct BinaryPlistReader {
     let objectCount: Int
     let offsetTable: Int
     // Decoded objects with the number of values each expands to, so shared objects are read once.
-    /// Objects already read, with how many levels they reach below themselves: a shared subtree
-    /// referenced again from deeper down must still respect `maxDepth`.
+    /// Objects already read, with how many levels of arrays and dictionaries they hold (themselves
+    /// included): a shared subtree referenced again from deeper down must still respect `maxDepth`.
     var decoded: [Int: (value: PlistValue, size: Int, height: Int)] = [:]
-    /// The deepest level reached so far while reading the current object.
+    /// The deepest nesting of arrays and dictionaries reached so far while reading the current object.
     var deepest = 0
     var active = Set<Int>()
     var values = 0
@@ -37,7 +39,7 @@ struct BinaryPlistReader {
         var reader = try BinaryPlistReader(bytes: bytes)
         let top = try reader.readInteger(at: bytes.count - 16, size: 8)
         guard top < UInt64(reader.objectCount) else { throw PlistError("the top object \(top) is not among the \(reader.objectCount) objects") }
-        return try reader.object(Int(top), depth: 0).value
+        return try reader.tree(Int(top))
     }
 
     init(bytes: [UInt8]) throws(PlistError) {
@@ -76,27 +78,12 @@ struct BinaryPlistReader {
         return value
     }
 
-    mutating func object(_ reference: Int, depth: Int) throws(PlistError) -> (value: PlistValue, size: Int) {
-        guard reference < objectCount else { throw PlistError("a reference names object \(reference) of \(objectCount)") }
-        if let known = decoded[reference] {
-            guard depth + known.height < Self.maxDepth else { throw PlistError("objects nest more than \(Self.maxDepth) deep") }
-            deepest = max(deepest, depth + known.height)
-            try count(known.size)
-            return (known.value, known.size)
+    /// Records that an array or dictionary inside `depth` others is being read, refusing it past `maxDepth`.
+    mutating func enterContainer(reference: Int, depth: Int) throws(PlistError) {
+        guard depth < Self.maxDepth else {
+            throw PlistError.nestedTooDeep(depth: depth + 1, limit: Self.maxDepth, at: "at object \(reference), ")
         }
-        guard depth < Self.maxDepth else { throw PlistError("objects nest more than \(Self.maxDepth) deep") }
-        guard active.insert(reference).inserted else { throw PlistError("object \(reference) contains itself") }
-        defer { active.remove(reference) }
-        let offset = try readInteger(at: offsetTable + reference * offsetSize, size: offsetSize)
-        guard offset >= UInt64(Self.magic.count), offset < UInt64(offsetTable) else {
-            throw PlistError("object \(reference) is at offset \(offset), outside the object area")
-        }
-        let outer = deepest
-        deepest = depth
-        let result = try objectValue(at: Int(offset), reference: reference, depth: depth)
-        decoded[reference] = (result.value, result.size, deepest - depth)
-        deepest = max(outer, deepest)
-        return result
+        deepest = max(deepest, depth + 1)
     }
 
     mutating func count(_ size: Int) throws(PlistError) {
@@ -104,26 +91,28 @@ struct BinaryPlistReader {
         guard values <= Self.maxValues else { throw PlistError("the objects expand to more than \(Self.maxValues) values") }
     }
 
-    mutating func objectValue(at offset: Int, reference: Int, depth: Int) throws(PlistError) -> (value: PlistValue, size: Int) {
+    /// What object `reference` at `offset` is: a value, or an array or dictionary whose members
+    /// are still to be read (their references in reading order: a dictionary's key, then its value).
+    mutating func objectStart(at offset: Int, reference: Int, depth: Int) throws(PlistError) -> ObjectStart {
         let marker = bytes[offset]
         let low = Int(marker & 0x0F)
-        func fail(_ what: String) -> PlistError { PlistError("object \(reference) at offset \(offset) (marker 0x\(String(marker, radix: 16))) \(what)") }
+        func fail(_ what: String) -> PlistError { Self.failure(reference: reference, offset: offset, marker: marker, what) }
         switch marker >> 4 {
         case 0x0:
             try count(1)
             switch marker {
-            case 0x08: return (.bool(false), 1)
-            case 0x09: return (.bool(true), 1)
+            case 0x08: return .value(.bool(false))
+            case 0x09: return .value(.bool(true))
             default: throw fail("is a null or fill object, which property lists cannot hold")
             }
         case 0x1:
             try count(1)
-            return (.integer(try integer(at: offset, sizeExponent: low, fail: fail)), 1)
+            return .value(.integer(try integer(at: offset, sizeExponent: low, fail: fail)))
         case 0x2:
             try count(1)
             switch low {
-            case 2: return (.real(Double(Float(bitPattern: UInt32(try readInteger(at: offset + 1, size: 4))))), 1)
-            case 3: return (.real(Double(bitPattern: try readInteger(at: offset + 1, size: 8))), 1)
+            case 2: return .value(.real(Double(Float(bitPattern: UInt32(try readInteger(at: offset + 1, size: 4))))))
+            case 3: return .value(.real(Double(bitPattern: try readInteger(at: offset + 1, size: 8))))
             default: throw fail("is a real of \(1 << low) bytes; only 4 and 8 are valid")
             }
         case 0x3:
@@ -136,17 +125,17 @@ struct BinaryPlistReader {
             guard UTCDateComponents.fourDigitYears.contains(date.timeIntervalSince1970) else {
                 throw fail("is a date \(seconds) seconds from 2001, outside the years 0000 to 9999")
             }
-            return (.date(date), 1)
+            return .value(.date(date))
         case 0x4:
             try count(1)
             let (start, length) = try extent(at: offset, low: low, unit: 1, fail: fail)
-            return (.data(Array(bytes[start ..< start + length])), 1)
+            return .value(.data(Array(bytes[start ..< start + length])))
         case 0x5:
             try count(1)
             let (start, length) = try extent(at: offset, low: low, unit: 1, fail: fail)
             let ascii = bytes[start ..< start + length]
             guard ascii.allSatisfy({ $0 < 0x80 }) else { throw fail("is an ASCII string with bytes above 0x7F") }
-            return (.string(String(decoding: ascii, as: UTF8.self)), 1)
+            return .value(.string(String(decoding: ascii, as: UTF8.self)))
         case 0x6:
             try count(1)
             let (start, length) = try extent(at: offset, low: low, unit: 2, fail: fail)
@@ -154,35 +143,20 @@ struct BinaryPlistReader {
             units.reserveCapacity(length / 2)
             for i in stride(from: start, to: start + length, by: 2) { units.append(UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1])) }
             guard let text = String(validating: units, as: UTF16.self) else { throw fail("is a UTF-16 string with unpaired surrogates") }
-            return (.string(text), 1)
+            return .value(.string(text))
         case 0xA:
             try count(1)
-            let references = try self.references(at: offset, low: low, perEntry: 1, fail: fail)
-            var elements: [PlistValue] = []
-            elements.reserveCapacity(references.count)
-            var size = 1
-            for child in references {
-                let element = try object(child, depth: depth + 1)
-                elements.append(element.value)
-                size += element.size
-            }
-            return (.array(elements), size)
+            try enterContainer(reference: reference, depth: depth)
+            return .array(try references(at: offset, low: low, perEntry: 1, fail: fail))
         case 0xD:
             try count(1)
+            try enterContainer(reference: reference, depth: depth)
             let references = try self.references(at: offset, low: low, perEntry: 2, fail: fail)
             let half = references.count / 2
-            var entries: [String: PlistValue] = [:]
-            entries.reserveCapacity(half)
-            var size = 1
-            for i in 0 ..< half {
-                guard case let .string(key) = try object(references[i], depth: depth + 1).value else {
-                    throw fail("is a dictionary whose key \(i) is not a string")
-                }
-                let element = try object(references[half + i], depth: depth + 1)
-                guard entries.updateValue(element.value, forKey: key) == nil else { throw fail("is a dictionary with key \"\(key)\" twice") }
-                size += element.size + 1
-            }
-            return (.dictionary(entries), size)
+            var interleaved: [Int] = []
+            interleaved.reserveCapacity(references.count)
+            for i in 0 ..< half { interleaved += [references[i], references[half + i]] }
+            return .dictionary(interleaved)
         case 0x8:
             throw fail("is a keyed-archiver UID, which plain property lists cannot hold")
         case 0xB, 0xC:

@@ -1,4 +1,10 @@
 extension PlistValue {
+    /// Deepest nesting of arrays and dictionaries the readers accept (`[[]]` nests 2 deep). Apple's
+    /// property lists nest fewer than 20 levels; the limit keeps every recursive walk of a value
+    /// (equality, hashing, release, writing, `displayText`) far from the end of the smallest
+    /// thread stack that reads one (a server worker's, in a debug build).
+    public static let maximumNesting = 64
+
     /// Parses an XML or binary (`bplist00`) property list.
     ///
     /// Both readers are strict: unknown elements, bad numbers, dates or base64, duplicate keys,
@@ -9,7 +15,7 @@ extension PlistValue {
         do {
             self = isBinary ? try BinaryPlistReader.parse(bytes) : try XMLPlistReader.parse(bytes)
         } catch {
-            throw PlistError("the \(isBinary ? "binary" : "XML") property list (\(bytes.count) bytes) cannot be parsed: \(error.reason)")
+            throw PlistError("the \(isBinary ? "binary" : "XML") property list (\(bytes.count) bytes) cannot be parsed: \(error.reason)", kind: error.kind)
         }
     }
 

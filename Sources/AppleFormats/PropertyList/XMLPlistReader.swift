@@ -14,8 +14,9 @@ struct XMLPlistReader {
     let bytes: [UInt8]
     var position = 0
 
-    // Nesting deeper than this only comes from hostile input; it would exhaust the stack.
-    static let maxDepth = 512
+    /// Deepest nesting of arrays and dictionaries: reading needs no recursion, but walking a
+    /// `PlistValue` (equality, writing, release) does.
+    static let maxDepth = PlistValue.maximumNesting
 
     struct Tag {
         var name: String
@@ -51,18 +52,84 @@ struct XMLPlistReader {
 
     // MARK: Values
 
+    /// An array or dictionary whose closing tag has not been read yet.
+    struct Open {
+        let isDictionary: Bool
+        var elements: [PlistValue] = []
+        var entries: [String: PlistValue] = [:]
+        /// In a dictionary: the key whose value is being read, and where its tag starts.
+        var key = ""
+        var keyStart = 0
+    }
+
+    /// The value after the current position, which must not be a closing tag.
     mutating func value(depth: Int) throws(PlistError) -> PlistValue {
         guard !isAt("</") else { throw fail("a value is missing before a closing tag") }
         return try value(for: openTag(), depth: depth)
     }
 
-    mutating func value(for tag: Tag, depth: Int) throws(PlistError) -> PlistValue {
-        guard depth < Self.maxDepth else { throw fail("values nest more than \(Self.maxDepth) deep") }
+    /// The value that `tag` opens, inside `depth` arrays and dictionaries. Arrays and dictionaries
+    /// being read wait on an explicit stack, not on the thread's stack, so no input can exhaust
+    /// it; `maxDepth` still bounds the nesting, for the recursive walks of the value afterwards.
+    mutating func value(for first: Tag, depth: Int) throws(PlistError) -> PlistValue {
+        var stack: [Open] = []
+        var tag = first
+        while true {
+            var finished: PlistValue?
+            if tag.name == "dict" || tag.name == "array" {
+                guard depth + stack.count < Self.maxDepth else {
+                    throw PlistError.nestedTooDeep(depth: depth + stack.count + 1, limit: Self.maxDepth, at: "at byte \(position), ")
+                }
+                if tag.selfClosing {
+                    finished = tag.name == "dict" ? .dictionary([:]) : .array([])
+                } else {
+                    stack.append(Open(isDictionary: tag.name == "dict"))
+                }
+            } else {
+                finished = try scalar(for: tag)
+            }
+            // Hand finished values to their containers and close containers, until a tag opens the next value.
+            while true {
+                if let value = finished {
+                    guard !stack.isEmpty else { return value }
+                    let top = stack.count - 1
+                    if stack[top].isDictionary {
+                        let key = stack[top].key
+                        guard stack[top].entries.updateValue(value, forKey: key) == nil else {
+                            throw PlistError("at byte \(stack[top].keyStart), key \"\(key)\" appears twice in one dictionary")
+                        }
+                    } else {
+                        stack[top].elements.append(value)
+                    }
+                    finished = nil
+                }
+                try skipMisc()
+                let top = stack.count - 1
+                if isAt("</") {
+                    let open = stack.removeLast()
+                    try closeTag(open.isDictionary ? "dict" : "array")
+                    finished = open.isDictionary ? .dictionary(open.entries) : .array(open.elements)
+                    continue
+                }
+                if stack[top].isDictionary {
+                    let keyStart = position
+                    let keyTag = try openTag()
+                    guard keyTag.name == "key" else { throw PlistError("at byte \(keyStart), <\(keyTag.name)> stands where a dictionary needs a <key>") }
+                    let key = keyTag.selfClosing ? "" : try string(closing: "key")
+                    try skipMisc()
+                    guard !isAt("</") else { throw fail("key \"\(key)\" has no value") }
+                    stack[top].key = key
+                    stack[top].keyStart = keyStart
+                }
+                tag = try openTag()
+                break
+            }
+        }
+    }
+
+    /// The value of a tag that is not an array or dictionary.
+    mutating func scalar(for tag: Tag) throws(PlistError) -> PlistValue {
         switch tag.name {
-        case "dict":
-            return tag.selfClosing ? .dictionary([:]) : try dictionary(depth: depth)
-        case "array":
-            return tag.selfClosing ? .array([]) : try array(depth: depth)
         case "string":
             return .string(tag.selfClosing ? "" : try string(closing: "string"))
         case "true", "false":
@@ -88,39 +155,6 @@ struct XMLPlistReader {
             throw fail("<key> appears outside a dictionary")
         default:
             throw fail("<\(tag.name)> is not a property list element")
-        }
-    }
-
-    mutating func dictionary(depth: Int) throws(PlistError) -> PlistValue {
-        var entries: [String: PlistValue] = [:]
-        while true {
-            try skipMisc()
-            if isAt("</") {
-                try closeTag("dict")
-                return .dictionary(entries)
-            }
-            let keyStart = position
-            let keyTag = try openTag()
-            guard keyTag.name == "key" else { throw PlistError("at byte \(keyStart), <\(keyTag.name)> stands where a dictionary needs a <key>") }
-            let key = keyTag.selfClosing ? "" : try string(closing: "key")
-            try skipMisc()
-            guard !isAt("</") else { throw fail("key \"\(key)\" has no value") }
-            let value = try self.value(depth: depth + 1)
-            guard entries.updateValue(value, forKey: key) == nil else {
-                throw PlistError("at byte \(keyStart), key \"\(key)\" appears twice in one dictionary")
-            }
-        }
-    }
-
-    mutating func array(depth: Int) throws(PlistError) -> PlistValue {
-        var elements: [PlistValue] = []
-        while true {
-            try skipMisc()
-            if isAt("</") {
-                try closeTag("array")
-                return .array(elements)
-            }
-            elements.append(try value(depth: depth + 1))
         }
     }
 

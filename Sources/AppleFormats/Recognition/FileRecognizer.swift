@@ -206,7 +206,7 @@ public enum FileRecognizer {
             // A header line without bug_type, then a body: the shape of older .ips crash reports.
             return FileRecognition(kind: .crashReport, evidence: "a JSON header line and a crash report body")
         }
-        if let keys = try? JSONDecoder().decode(TopLevelKeys.self, from: Data(bytes)) {
+        if (try? JSONNesting.check(bytes)) != nil, let keys = try? JSONDecoder().decode(TopLevelKeys.self, from: Data(bytes)) {
             let set = Set(keys.names)
             if set.contains("report") && (set.contains("crash") || set.contains("binary_images") || set.contains("system")) {
                 return FileRecognition(kind: .kscrashReport, evidence: "a KSCrash JSON report")

@@ -14,6 +14,8 @@ struct XMLTreeReader {
     var position = 0
     var elementCount = 0
 
+    /// Deepest nesting of elements: reading needs no recursion, but an `XMLTreeElement` tree is
+    /// released and compared recursively.
     static let maxDepth = 64
     static let maxElements = 100_000
     static let maxAttributes = 64
@@ -51,8 +53,71 @@ struct XMLTreeReader {
         }
     }
 
+    /// An element whose end tag has not been read yet.
+    struct OpenElement {
+        let name: String
+        let attributes: [String: String]
+        var text: [UInt8] = []
+        var children: [XMLTreeElement] = []
+    }
+
+    /// What a start tag opened: an empty element (`<a/>`), or one whose content follows.
+    enum StartTag {
+        case complete(XMLTreeElement)
+        case open(OpenElement)
+    }
+
+    /// The element starting here, inside `depth` others, and everything in it. Elements being read
+    /// wait on an explicit stack, not on the thread's stack, so no input can exhaust it.
     mutating func element(depth: Int) throws(XMLTreeError) -> XMLTreeElement {
-        guard depth < Self.maxDepth else { throw fail("elements nest more than \(Self.maxDepth) deep") }
+        var stack: [OpenElement] = []
+        switch try startTag(depth: depth) {
+        case let .complete(element): return element
+        case let .open(open): stack.append(open)
+        }
+        while true {
+            let top = stack.count - 1
+            let name = stack[top].name
+            guard position < bytes.count else { throw fail("<\(name)> is never closed") }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "&") {
+                try entity(into: &stack[top].text)
+            } else if byte != UInt8(ascii: "<") {
+                stack[top].text.append(byte)
+                position += 1
+            } else if isAt("</") {
+                position += 2
+                let closing = try self.name()
+                guard closing == name else { throw fail("</\(closing)> closes <\(name)>") }
+                while position < bytes.count, bytes[position].isXMLWhitespace { position += 1 }
+                guard isAt(">") else { throw fail("</\(name) is never closed with '>'") }
+                position += 1
+                let open = stack.removeLast()
+                let element = XMLTreeElement(name: name, attributes: open.attributes, text: try utf8(open.text, what: "the text of <\(name)>"), children: open.children)
+                guard !stack.isEmpty else { return element }
+                stack[stack.count - 1].children.append(element)
+            } else if isAt("<![CDATA[") {
+                let end = try find("]]>", from: position + 9, what: "CDATA section")
+                stack[top].text += bytes[position + 9 ..< end]
+                position = end + 3
+            } else if isAt("<!--") {
+                position = try find("-->", from: position + 4, what: "comment") + 3
+            } else if isAt("<?") {
+                position = try find("?>", from: position + 2, what: "processing instruction") + 2
+            } else if isAt("<!") {
+                throw fail("a declaration is not allowed inside <\(name)>")
+            } else {
+                switch try startTag(depth: depth + stack.count) {
+                case let .complete(element): stack[top].children.append(element)
+                case let .open(open): stack.append(open)
+                }
+            }
+        }
+    }
+
+    /// A start tag inside `depth` elements, with its attributes.
+    mutating func startTag(depth: Int) throws(XMLTreeError) -> StartTag {
+        guard depth < Self.maxDepth else { throw fail("elements nest \(depth + 1) levels deep, more than the \(Self.maxDepth) allowed") }
         elementCount += 1
         guard elementCount <= Self.maxElements else { throw fail("the document has more than \(Self.maxElements) elements") }
         guard isAt("<") else { throw fail("text stands where an element belongs") }
@@ -65,7 +130,7 @@ struct XMLTreeReader {
             guard position < bytes.count else { throw fail("<\(name) is never closed with '>'") }
             if isAt("/>") {
                 position += 2
-                return XMLTreeElement(name: name, attributes: attributes, text: "", children: [])
+                return .complete(XMLTreeElement(name: name, attributes: attributes, text: "", children: []))
             }
             if bytes[position] == UInt8(ascii: ">") {
                 position += 1
@@ -94,38 +159,7 @@ struct XMLTreeReader {
             guard attributes.count < Self.maxAttributes else { throw fail("<\(name)> has more than \(Self.maxAttributes) attributes") }
             attributes[attribute] = try utf8(value, what: "attribute \(attribute)")
         }
-        var text: [UInt8] = []
-        var children: [XMLTreeElement] = []
-        while true {
-            guard position < bytes.count else { throw fail("<\(name)> is never closed") }
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "&") {
-                try entity(into: &text)
-            } else if byte != UInt8(ascii: "<") {
-                text.append(byte)
-                position += 1
-            } else if isAt("</") {
-                position += 2
-                let closing = try self.name()
-                guard closing == name else { throw fail("</\(closing)> closes <\(name)>") }
-                while position < bytes.count, bytes[position].isXMLWhitespace { position += 1 }
-                guard isAt(">") else { throw fail("</\(name) is never closed with '>'") }
-                position += 1
-                return XMLTreeElement(name: name, attributes: attributes, text: try utf8(text, what: "the text of <\(name)>"), children: children)
-            } else if isAt("<![CDATA[") {
-                let end = try find("]]>", from: position + 9, what: "CDATA section")
-                text += bytes[position + 9 ..< end]
-                position = end + 3
-            } else if isAt("<!--") {
-                position = try find("-->", from: position + 4, what: "comment") + 3
-            } else if isAt("<?") {
-                position = try find("?>", from: position + 2, what: "processing instruction") + 2
-            } else if isAt("<!") {
-                throw fail("a declaration is not allowed inside <\(name)>")
-            } else {
-                children.append(try element(depth: depth + 1))
-            }
-        }
+        return .open(OpenElement(name: name, attributes: attributes))
     }
 
     mutating func name() throws(XMLTreeError) -> String {

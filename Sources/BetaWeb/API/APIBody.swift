@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import AppleFormats
 import BetaServer
 
 /// A JSON request body with a fixed set of fields: any other field is refused, so a typo such as
@@ -25,6 +26,9 @@ extension Request {
             throw APIProblem(.unsupportedMediaType, "the body must be JSON sent as Content-Type: application/json, not \(mediaType.isEmpty ? "no Content-Type" : mediaType)")
         }
         let bytes = try body.bytes(limit: 1 << 20)
+        do { try JSONNesting.check(bytes) } catch {
+            throw APIProblem(.invalidJSON, "the body's \(error); send a flat object with the fields \(T.fields.joined(separator: ", "))")
+        }
         let data = Data(bytes)
         let keys: [String]
         do {

@@ -63,7 +63,7 @@ import Testing
     @Test func boundsNestingDepthAndElementCount() {
         var deep: [UInt8] = []
         for _ in 0 ..< 200 { deep += [0x30, 0x80] }
-        #expect(throws: DERError.tooDeep(offset: 98, limit: 48)) { try ASN1Element(parsing: deep) }
+        #expect(throws: DERError.tooDeep(offset: 96, limit: 48)) { try ASN1Element(parsing: deep) }
         var many: [UInt8] = [0x30, 0x82, 0x07, 0xd0]
         for _ in 0 ..< 1000 { many += [0x05, 0x00] }
         #expect(throws: DERError.tooManyElements(limit: 100)) {

@@ -42,7 +42,7 @@ import TestSupport
         refuse("<!DOCTYPE x [<!ENTITY a \"aaaa\">]><crashes/>") { if case let .notWellFormed(detail) = $0 { detail.contains("DOCTYPE is not allowed") } else { false } }
         refuse("<crashes><crash><log>&unknown;</log></crash></crashes>") { if case let .notWellFormed(detail) = $0 { detail.contains("&unknown;") } else { false } }
         refuse("<crashes a='1' a='2'/>") { if case let .notWellFormed(detail) = $0 { detail.contains("appears twice") } else { false } }
-        refuse(String(repeating: "<a>", count: 100)) { if case let .notWellFormed(detail) = $0 { detail.contains("nest more than 64") } else { false } }
+        refuse(String(repeating: "<a>", count: 100)) { if case let .notWellFormed(detail) = $0 { detail.contains("nest 65 levels deep, more than the 64 allowed") } else { false } }
         refuse("<crashes/>trailing") { if case let .notWellFormed(detail) = $0 { detail.contains("content follows") } else { false } }
     }
 

@@ -70,7 +70,7 @@ import Testing
 
     @Test func rejectsNestingDeeperThanTheLimitWithoutExhaustingTheStack() {
         let xml = String(repeating: "<array>", count: 100_000) + String(repeating: "</array>", count: 100_000)
-        #expect(Self.failure(Array(xml.utf8))?.contains("nest more than 512 deep") == true)
+        #expect(Self.failure(Array(xml.utf8))?.contains("nest 65 levels deep, more than the 64 allowed") == true)
     }
 
     /// Two chains of one-element arrays, each `length` long; the second chain's last array holds the
@@ -88,10 +88,10 @@ import Testing
     }
 
     @Test func aSharedSubtreeReferencedFromDeeperDownStillRespectsTheNestingLimit() throws {
-        // Each chain alone is 300 deep; through the shared first chain the second reaches 600.
-        #expect(Self.failure(Self.sharedChains(length: 300))?.contains("nest more than 512 deep") == true)
-        // Two chains of 200 (400 deep through the shared one) are within the limit.
-        #expect(Self.failure(Self.sharedChains(length: 200)) == nil)
+        // The top and each chain of 33 arrays (the first shared into the end of the second) nest 66 deep.
+        #expect(Self.failure(Self.sharedChains(length: 33))?.contains("through object 32, arrays and dictionaries nest 66 levels deep, more than the 64 allowed") == true)
+        // Chains of 32 (64 deep through the shared one) are within the limit.
+        #expect(Self.failure(Self.sharedChains(length: 32)) == nil)
     }
 
     @Test func rejectsBinaryReferenceCyclesAndOutOfRangeReferences() {

@@ -69,6 +69,7 @@ public enum AppleFormatsFuzz {
         "kscrash": kscrash,
         "kscrash-batch": kscrashBatch,
         "ips-json": ipsJSON,
+        "json": json,
         "enrollment": enrollment,
         "mobileconfig": mobileconfig,
         "hockeyapp": hockeyApp,

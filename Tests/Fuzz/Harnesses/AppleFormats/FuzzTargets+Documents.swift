@@ -10,9 +10,13 @@ extension AppleFormatsFuzz {
     static func propertyList(_ bytes: UnsafeRawBufferPointer) {
         let value: PlistValue
         do { value = try PlistValue(parsing: Array(bytes)) } catch {
+            if case let .nestedTooDeep(depth, limit) = error.kind {
+                fuzzCheck(depth > limit && limit == PlistValue.maximumNesting, "a nesting error names depth \(depth) within the limit \(limit)")
+            }
             fuzzConsume(error.description)
             return
         }
+        fuzzCheck(plistDepth(value) <= PlistValue.maximumNesting, "a property list nested \(plistDepth(value)) deep was read")
         fuzzConsume(value.displayText)
         do { fuzzConsume(try BundleInfo(plist: value)) } catch { fuzzConsume(error.description) }
         do {
@@ -27,10 +31,45 @@ extension AppleFormatsFuzz {
         }
     }
 
+    /// How deep arrays and dictionaries nest in `value`, measured without recursion.
+    static func plistDepth(_ value: PlistValue) -> Int {
+        var deepest = 0
+        var pending: [(PlistValue, Int)] = [(value, 0)]
+        while let (next, depth) = pending.popLast() {
+            switch next {
+            case let .array(elements):
+                deepest = max(deepest, depth + 1)
+                pending += elements.map { ($0, depth + 1) }
+            case let .dictionary(entries):
+                deepest = max(deepest, depth + 1)
+                pending += entries.values.map { ($0, depth + 1) }
+            default: break
+            }
+        }
+        return deepest
+    }
+
+    /// How deep elements nest under `element` (itself level 1), measured without recursion.
+    static func derDepth(_ element: ASN1Element) -> Int {
+        var deepest = 0
+        var pending: [(ASN1Element, Int)] = [(element, 1)]
+        while let (next, depth) = pending.popLast() {
+            deepest = max(deepest, depth)
+            pending += next.children.map { ($0, depth + 1) }
+        }
+        return deepest
+    }
+
     /// DER/BER: the generic element tree with every value accessor, and the typed readers built on it.
     static func der(_ bytes: UnsafeRawBufferPointer) {
         let array = Array(bytes)
-        do { visit(try ASN1Element(parsing: array)) } catch { fuzzConsume(error.description) }
+        do {
+            let element = try ASN1Element(parsing: array)
+            fuzzCheck(derDepth(element) <= BERParser.Limits().maxDepth, "ASN.1 elements nested \(derDepth(element)) deep were read")
+            visit(element)
+        } catch {
+            fuzzConsume(error.description)
+        }
         do { fuzzConsume(try BERParser(bytes: array).parsePrefix()) } catch { fuzzConsume(error.description) }
         do { fuzzConsume(try PlistValue(derBytes: array).displayText) } catch { fuzzConsume(error.description) }
         do { describe(try Certificate(der: array)) } catch { fuzzConsume(error.description) }

@@ -139,12 +139,34 @@ extension AppleFormatsFuzz {
     /// take) must give exactly what the lenient `Codable` models give through JSONDecoder.
     static func ipsJSON(_ bytes: UnsafeRawBufferPointer) {
         let array = Array(bytes)
-        let decoded = (try? JSONDecoder().decode(IPSBody.self, from: Data(array))).map { CrashReport(ips: $0, header: nil) }
+        // Both readers are held to the same nesting limit: JSONDecoder only sees text that passes the check.
+        let withinLimit = (try? JSONNesting.check(array)) != nil
+        let decoded = withinLimit ? (try? JSONDecoder().decode(IPSBody.self, from: Data(array))).map { CrashReport(ips: $0, header: nil) } : nil
         let parsed: CrashReport?
         do { parsed = try IPSBody.read(array).map { CrashReport(ips: $0, header: nil) } } catch {
+            fuzzCheck(error.nesting == nil || !withinLimit, "JSONParser refused nesting that JSONNesting.check allows: \(error)")
             fuzzConsume(error.description)
             parsed = nil
         }
         fuzzCheck(parsed == decoded, "JSONParser and JSONDecoder read an .ips body differently")
+    }
+
+    /// Any JSON text: `JSONParser` into a tape and a `JSONValue` tree, against `JSONNesting.check`
+    /// (checked: a text the parser reads passes the check, and the parser's nesting error is the
+    /// check's, at the same byte), and the tree read twice is the same.
+    static func json(_ bytes: UnsafeRawBufferPointer) {
+        let array = Array(bytes)
+        let checked: JSONNesting.TooDeep?
+        do { try JSONNesting.check(array); checked = nil } catch { checked = error }
+        do {
+            let value = try JSONParser.parse(array)
+            fuzzCheck(checked == nil, "JSONParser read text that JSONNesting.check refuses: \(checked.map(\.description) ?? "")")
+            fuzzCheck((try? JSONParser.parse(array)) == value, "the same JSON text parsed twice gives different values")
+        } catch {
+            if let nesting = error.nesting {
+                fuzzCheck(nesting == checked, "JSONParser refused nesting (\(nesting)) that JSONNesting.check reports as \(checked.map(\.description) ?? "allowed")")
+            }
+            fuzzConsume(error.description)
+        }
     }
 }
