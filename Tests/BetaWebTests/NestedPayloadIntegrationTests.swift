@@ -48,7 +48,9 @@ import TestSupport
         let atLimit = try Self.receiptID(try await Self.sendRaw(server, key: key, try Self.ips(depth: Self.jsonLimit), name: "at-limit.ips"))
         #expect(try await fixture.processedReport(atLimit)["status"] as? String == "partial")
         for (index, depth) in [Self.jsonLimit + 1, 450, 20_000].enumerated() {
-            let id = try Self.receiptID(try await Self.sendRaw(server, key: key, try Self.ips(depth: depth), name: "deep-\(index).ips"))
+            // Each its own incident: a report with the same one would be another upload of the first.
+            let deep = CrashIncidents.renumbered(try Self.ips(depth: depth), index + 1)
+            let id = try Self.receiptID(try await Self.sendRaw(server, key: key, deep, name: "deep-\(index).ips"))
             let report = try await fixture.processedReport(id)
             #expect(report["status"] as? String == "unreadable", "depth \(depth): \(report)")
             #expect("\(report)".contains("nest \(Self.jsonLimit + 1) levels deep, more than the \(Self.jsonLimit) allowed"), "depth \(depth): \(report)")
@@ -68,7 +70,7 @@ import TestSupport
         #expect(processed["format"] as? String == "kscrash" && processed["status"] as? String == "partial", "\(processed)")
         // The intake stores what looks like a report and reads it in the background: one level too
         // deep, it is marked unreadable, naming the depth.
-        let over = try Self.receiptID(try await Self.sendRaw(server, key: key, try Self.withNestedMember(original, depth: Self.jsonLimit + 1), name: "over.json"))
+        let over = try Self.receiptID(try await Self.sendRaw(server, key: key, CrashIncidents.renumbered(try Self.withNestedMember(original, depth: Self.jsonLimit + 1), 1), name: "over.json"))
         let refused = try await fixture.processedReport(over)
         #expect(refused["status"] as? String == "unreadable", "\(refused)")
         #expect("\(refused)".contains("nest \(Self.jsonLimit + 1) levels deep, more than the \(Self.jsonLimit) allowed"), "\(refused)")
@@ -76,7 +78,8 @@ import TestSupport
         // KSCrash's standard sink: a batch holding one report nested one level too deep, and one far deeper.
         let directory = try TemporaryDirectory("nested-kscrash")
         let batch = directory.child("reports.json")
-        let reports = [try Self.withNestedMember(original, depth: Self.jsonLimit + 1), try Self.withNestedMember(original, depth: 500)]
+        let reports = [CrashIncidents.renumbered(try Self.withNestedMember(original, depth: Self.jsonLimit + 1), 2),
+                       CrashIncidents.renumbered(try Self.withNestedMember(original, depth: 500), 3)]
         try (Data("[".utf8) + reports[0] + Data(",".utf8) + reports[1] + Data("]".utf8)).write(to: URL(fileURLWithPath: batch))
         let sink = try await curl("\(server.base)/api/kscrash/\(key)", ["-F", "reports=@\(batch);type=application/json"])
         #expect(sink.status == 200, "\(sink.status) \(sink.text)")

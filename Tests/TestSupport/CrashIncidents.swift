@@ -8,6 +8,8 @@ public enum CrashIncidents {
     public static let app = "4B1F2E3D-5A6C-4D7E-8F90-A1B2C3D4E5F6"
     /// The incident of `Tests/Fixtures/inspect/ips/*`.
     public static let inspect = "9A8B7C6D-5E4F-4A3B-9C2D-1E0F9A8B7C6D"
+    /// The `report.id` of `Tests/Fixtures/inspect/kscrash/*`.
+    public static let kscrash = "5E6F7A8B-9C0D-4E1F-A2B3-C4D5E6F7A8B9"
 
     /// A made-up incident identifier numbered `number`.
     public static func fresh(_ number: Int) -> String {
@@ -18,7 +20,7 @@ public enum CrashIncidents {
     /// `report` with the fixtures' incident identifiers (any case) replaced by `fresh(number)`.
     public static func renumbered(_ report: Data, _ number: Int) -> Data {
         var text = String(decoding: report, as: UTF8.self)
-        for incident in [app, inspect] {
+        for incident in [app, inspect, kscrash] {
             text = text.replacingOccurrences(of: incident, with: fresh(number)).replacingOccurrences(of: incident.lowercased(), with: fresh(number))
         }
         return Data(text.utf8)

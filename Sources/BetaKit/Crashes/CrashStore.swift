@@ -91,7 +91,7 @@ public struct CrashStore: Sendable {
                 var status = CrashStatus.queued
                 var existing = try db.queryOne("SELECT id, status, blob FROM crash_reports WHERE blob = ?", [.text(digest)])
                 if existing == nil, let identity = identities[index] {
-                    existing = try db.queryOne("SELECT id, status, blob FROM crash_reports WHERE identity = ? ORDER BY id LIMIT 1", [.text(identity)])
+                    existing = try db.queryOne(Self.sameIdentitySelect, [.text(identity)])
                 }
                 if let row = existing, let existingID = row.int(0) {
                     duplicate = true
@@ -135,12 +135,17 @@ public struct CrashStore: Sendable {
         }
     }
 
+    /// The stored report another arrival with the same identity belongs to. A copy found unreadable
+    /// (cut short, or nested too deep) does not absorb a later one: that one may be readable, and is
+    /// kept as a report of its own.
+    static let sameIdentitySelect = "SELECT id, status, blob FROM crash_reports WHERE identity = ? AND status != 'unreadable' ORDER BY id LIMIT 1"
+
     /// Which of `identities` a stored report already has.
     func knownIdentities(_ identities: Set<String>) throws -> Set<String> {
         guard !identities.isEmpty else { return [] }
         return try home.store.read { db in
             var known = Set<String>()
-            for identity in identities where try db.queryOne("SELECT 1 FROM crash_reports WHERE identity = ? LIMIT 1", [.text(identity)]) != nil {
+            for identity in identities where try db.queryOne(Self.sameIdentitySelect, [.text(identity)]) != nil {
                 known.insert(identity)
             }
             return known

@@ -47,6 +47,23 @@ import TestSupport
         #expect(fixture.blobFiles().count == 3)
     }
 
+    @Test func anUnreadableCopyDoesNotAbsorbALaterReadableReportOfTheSameIncident() throws {
+        let fixture = try CrashFixture()
+        let bytes = try CrashFixture.report("App-309.ips")
+        // The same incident, but the body cut short: stored, then found unreadable.
+        let cut = Array(bytes.prefix(bytes.count * 2 / 3))
+        let first = try fixture.submit([cut])[0]
+        _ = try fixture.process()
+        #expect(try fixture.store.report(id: first.reportID).status == .unreadable)
+        let whole = try fixture.submit([bytes])[0]
+        #expect(!whole.duplicate && whole.reportID != first.reportID, "the readable copy is a report of its own")
+        _ = try fixture.process()
+        #expect(try fixture.store.report(id: whole.reportID).status != .unreadable)
+        // Later copies of that incident go to the readable report.
+        let again = try fixture.submit([bytes + Array("\r\n".utf8)])[0]
+        #expect(again.duplicate && again.reportID == whole.reportID)
+    }
+
     @Test func aReportWithoutAnIdentityIsKeptByItsBytes() throws {
         let fixture = try CrashFixture()
         let text = String(decoding: try CrashFixture.report("App-legacy.crash"), as: UTF8.self)
