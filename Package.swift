@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "QRCode", targets: ["QRCode"]),
         .library(name: "Multipart", targets: ["Multipart"]),
         .library(name: "CryptoCMS", targets: ["CryptoCMS"]),
+        .library(name: "HTTPClient", targets: ["HTTPClient"]),
     ],
     targets: [
         // SQLite's header only: the library is loaded with dlopen when a database is first opened
@@ -34,9 +35,12 @@ let package = Package(
         // (see Sources/CCrypto/shim.h): no header or library is needed to build, and nothing that
         // does not sign ever loads it.
         .systemLibrary(name: "CCrypto"),
+        // The few libcurl entry points an HTTPS client needs, loaded with dlopen on first use (see
+        // Sources/CCurl/shim.h): nothing is needed to build, and a program that never calls out runs without it.
+        .systemLibrary(name: "CCurl"),
 
         .target(name: "AppleFormats", dependencies: ["CZlib"]),
-        .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite"]),
+        .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite", "CryptoCMS", "HTTPClient"]),
         // The HTTP/1.1 engine: generic, it knows nothing of betactl.
         .target(name: "BetaServer", dependencies: ["CSystemShim", "CZlib"]),
         // The template engine (a Mustache subset): generic, no betactl knowledge, no dependencies.
@@ -47,6 +51,8 @@ let package = Package(
         .target(name: "Multipart"),
         // CMS SignedData signing through the system's libcrypto; generic, no betactl knowledge.
         .target(name: "CryptoCMS", dependencies: ["CCrypto"]),
+        // A blocking HTTPS client over the system's libcurl, with retries; generic, no betactl knowledge.
+        .target(name: "HTTPClient", dependencies: ["CCurl"]),
         // Build-time embedding of files (templates, web assets) into a target that applies the
         // plugin: the tool reads the target's EmbedAssets.txt and writes EmbeddedAssets.files.
         .executableTarget(name: "EmbedAssetsTool"),

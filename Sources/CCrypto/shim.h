@@ -27,6 +27,10 @@ typedef struct bk_crypto_cms bk_crypto_cms;               /* CMS_ContentInfo */
 typedef struct bk_crypto_pkcs12 bk_crypto_pkcs12;         /* PKCS12 */
 typedef struct bk_crypto_provider bk_crypto_provider;     /* OSSL_PROVIDER (OpenSSL 3) */
 typedef struct bk_crypto_libctx bk_crypto_libctx;         /* OSSL_LIB_CTX (OpenSSL 3) */
+typedef struct bk_crypto_md bk_crypto_md;                 /* EVP_MD */
+typedef struct bk_crypto_md_ctx bk_crypto_md_ctx;         /* EVP_MD_CTX */
+typedef struct bk_crypto_engine bk_crypto_engine;         /* ENGINE */
+typedef struct bk_crypto_pkey_ctx bk_crypto_pkey_ctx;     /* EVP_PKEY_CTX */
 typedef int (*bk_crypto_password_cb)(char *buffer, int size, int writing, void *context);
 
 /* CMS_sign flags (cms.h). */
@@ -65,6 +69,12 @@ typedef struct {
     unsigned long (*ERR_get_error)(void);
     void (*ERR_error_string_n)(unsigned long, char *, size_t);
     void (*ERR_clear_error)(void);
+    /* Digest signatures (ES256 for JSON Web Tokens); OpenSSL 1.1.1 or later. */
+    bk_crypto_md_ctx *(*EVP_MD_CTX_new)(void);
+    void (*EVP_MD_CTX_free)(bk_crypto_md_ctx *);
+    const bk_crypto_md *(*EVP_sha256)(void);
+    int (*EVP_DigestSignInit)(bk_crypto_md_ctx *, bk_crypto_pkey_ctx **, const bk_crypto_md *, bk_crypto_engine *, bk_crypto_pkey *);
+    int (*EVP_DigestSign)(bk_crypto_md_ctx *, unsigned char *, size_t *, const unsigned char *, size_t);
     /* OpenSSL 3 only, may be NULL: loads the legacy provider for old .p12 encryption (RC2, 3DES). */
     bk_crypto_provider *(*OSSL_PROVIDER_try_load)(bk_crypto_libctx *, const char *, int);
 } bk_crypto_api;
@@ -130,7 +140,8 @@ static inline void bk_crypto_load(void) {
     BK_CRYPTO_RESOLVE(OPENSSL_sk_push) BK_CRYPTO_RESOLVE(OPENSSL_sk_num) BK_CRYPTO_RESOLVE(OPENSSL_sk_value)
     BK_CRYPTO_RESOLVE(OPENSSL_sk_free) BK_CRYPTO_RESOLVE(CMS_sign) BK_CRYPTO_RESOLVE(i2d_CMS_bio)
     BK_CRYPTO_RESOLVE(CMS_ContentInfo_free) BK_CRYPTO_RESOLVE(ERR_get_error) BK_CRYPTO_RESOLVE(ERR_error_string_n)
-    BK_CRYPTO_RESOLVE(ERR_clear_error)
+    BK_CRYPTO_RESOLVE(ERR_clear_error) BK_CRYPTO_RESOLVE(EVP_MD_CTX_new) BK_CRYPTO_RESOLVE(EVP_MD_CTX_free)
+    BK_CRYPTO_RESOLVE(EVP_sha256) BK_CRYPTO_RESOLVE(EVP_DigestSignInit) BK_CRYPTO_RESOLVE(EVP_DigestSign)
 #undef BK_CRYPTO_RESOLVE
     table->OSSL_PROVIDER_try_load = (__typeof__(table->OSSL_PROVIDER_try_load))dlsym(library, "OSSL_PROVIDER_try_load");
 }
@@ -228,6 +239,18 @@ static inline bk_crypto_cms *bk_crypto_cms_sign(bk_crypto_x509 *certificate, bk_
 }
 static inline int bk_crypto_cms_write_der(bk_crypto_bio *bio, bk_crypto_cms *cms) { return bk_crypto()->i2d_CMS_bio(bio, cms); }
 static inline void bk_crypto_cms_free(bk_crypto_cms *cms) { bk_crypto()->CMS_ContentInfo_free(cms); }
+/* Signs `message` with SHA-256 and `key` (ECDSA for an EC key: a DER Ecdsa-Sig-Value); writes at most
+   `*length` bytes to `signature` and sets `*length` to the signature's size. 1 on success. */
+static inline int bk_crypto_sign_sha256(bk_crypto_pkey *key, const unsigned char *message, size_t message_length,
+                                        unsigned char *signature, size_t *length) {
+    const bk_crypto_api *api = bk_crypto();
+    bk_crypto_md_ctx *context = api->EVP_MD_CTX_new();
+    if (context == NULL) return 0;
+    int result = api->EVP_DigestSignInit(context, NULL, api->EVP_sha256(), NULL, key) == 1
+              && api->EVP_DigestSign(context, signature, length, message, message_length) == 1;
+    api->EVP_MD_CTX_free(context);
+    return result;
+}
 /* The oldest error on this thread's queue as text, or 0 when there is none; the queue is then emptied. */
 static inline unsigned long bk_crypto_take_error(char *buffer, size_t size) {
     unsigned long code = bk_crypto()->ERR_get_error();

@@ -5,7 +5,7 @@ enum CommandRegistry {
         AddTesterCommand.self, TestersCommand.self, ShowTesterCommand.self, RemoveTesterCommand.self,
         AddDeviceCommand.self, RemoveDeviceCommand.self, DevicesCommand.self,
         ExportDevicesCommand.self, ImportDevicesCommand.self,
-        ImportProfileCommand.self, ProfilesCommand.self, CheckProfileCommand.self, EntitlementsCommand.self, CheckEntitlementsCommand.self,
+        ImportProfileCommand.self, ProfilesCommand.self, AppleCommand.self, CheckProfileCommand.self, EntitlementsCommand.self, CheckEntitlementsCommand.self,
         ReleaseCommand.self, AddSymbolsCommand.self, SymbolsCommand.self, ReleasesCommand.self, ShowReleaseCommand.self, RevokeCommand.self,
         SymbolicateCommand.self, InspectCommand.self,
         CrashKeyCommand.self, AddCrashCommand.self, CrashesCommand.self, CrashGroupsCommand.self, ShowCrashCommand.self,
