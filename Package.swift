@@ -63,7 +63,7 @@ let package = Package(
                 exclude: ["EmbedAssets.txt"], plugins: ["EmbedAssets"]),
         .executableTarget(
             name: "betactl",
-            dependencies: ["BetaKit", "BetaServer", "BetaWeb", "AppleFormats", "CryptoCMS"],
+            dependencies: ["BetaKit", "BetaServer", "BetaWeb", "AppleFormats", "CryptoCMS", "HTTPClient"],
             // The demo's build (the project's generated fixture app and its dSYMs) is embedded too.
             exclude: ["EmbedAssets.txt"],
             // A release build on Linux carries the Swift runtime and FoundationEssentials inside the
@@ -79,7 +79,7 @@ let package = Package(
         // and other tools, raw sockets. One copy, not one per target.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "AppleFormatsTests", dependencies: ["AppleFormats", "TestSupport"]),
-        .testTarget(name: "BetaKitTests", dependencies: ["BetaKit", "AppleFormats", "TestSupport"]),
+        .testTarget(name: "BetaKitTests", dependencies: ["BetaKit", "AppleFormats", "HTTPClient", "CryptoCMS", "TestSupport"]),
         .testTarget(name: "BetaServerTests", dependencies: ["BetaServer", "BetaKit", "BetaServerHost", "TestSupport"]),
         .testTarget(name: "BetactlTests", dependencies: ["betactl", "BetaKit", "TestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),

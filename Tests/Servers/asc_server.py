@@ -63,7 +63,7 @@ class Apple:
         for index in range(scenario.get("generate_devices", 0)):
             classes = ["IPHONE", "IPAD", "APPLE_WATCH", "APPLE_TV", "MAC"]  # 90 of each for 450: under the limit
             self.add_device("%08X-%016X" % (0x00008110, index + 1), "Generated %d" % index, classes[index % 5],
-                            "DISABLED" if index % 50 == 49 else "ENABLED", now - datetime.timedelta(days=index % 300))
+                            "DISABLED" if index % 50 == 45 else "ENABLED", now - datetime.timedelta(days=index % 300))
         for device in scenario.get("devices", []):
             added = datetime.datetime.fromisoformat(device["addedDate"]) if device.get("addedDate") else now
             self.add_device(device["udid"], device.get("name", "Device"), device.get("deviceClass", "IPHONE"),
