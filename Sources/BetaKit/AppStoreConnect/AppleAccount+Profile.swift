@@ -129,6 +129,7 @@ extension AppleAccount {
                 ON CONFLICT (bundle_id) DO UPDATE SET profile_id = excluded.profile_id, name = excluded.name, uuid = excluded.uuid,
                     created_at = excluded.created_at
                 """, [.text(resource.identifier), .text(created.data.id), .text(name), .text(imported.profile.uuid), .text(Timestamp.string(now))])
+            if !imported.profile.teamIdentifier.isEmpty { try Self.setState("team_id", imported.profile.teamIdentifier, db: db) }
         }
         return AppleProfileRegeneration.Made(bundleID: resource.identifier, name: name, uuid: imported.profile.uuid,
                                              devices: imported.profile.provisionedDevices?.count ?? 0, replaced: deleted)
