@@ -78,3 +78,28 @@ import TestSupport
         #expect(try AppStoreConnectConnection(key: key, baseURL: "https://127.0.0.1:9/", connectedAt: Date()).baseURL == "https://127.0.0.1:9")
     }
 }
+
+@Suite struct AppStoreConnectKeyBackupTests {
+    @Test func backupsLeaveTheKeyOutUnlessSecretsAreAskedForAndRestoreBringsThemBack() throws {
+        let fixture = try RosterFixture()
+        let directory = try TemporaryDirectory()
+        let path = directory.child("AuthKey.p8")
+        #expect(try runToolNow("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path]).status == 0)
+        let key = try AppStoreConnectKey(pem: Array(try Data(contentsOf: URL(fileURLWithPath: path))), path: path, keyID: "ABC123DEFG",
+                                         issuerID: AppStoreConnectKeyTests.issuer)
+        try AppStoreConnectConnection(key: key, connectedAt: Date()).save(home: fixture.home)
+
+        let plain = try HomeBackup.backup(fixture.home, to: directory.child("plain"))
+        #expect(plain.secrets == 0)
+        #expect(!FileManager.default.fileExists(atPath: directory.child("plain/secrets")))
+
+        let full = try HomeBackup.backup(fixture.home, to: directory.child("full"), includeSecrets: true)
+        #expect(full.secrets == 1)
+        let copied = directory.child("full/secrets/app-store-connect.json")
+        #expect((try FileManager.default.attributesOfItem(atPath: copied)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+
+        _ = try HomeBackup.restore(from: directory.child("full"), to: directory.child("restored"), force: false, now: Date())
+        let restored = try Home.open(at: directory.child("restored"))
+        #expect(try AppStoreConnectConnection.load(home: restored)?.key == key)
+    }
+}
