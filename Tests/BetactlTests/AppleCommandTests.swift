@@ -102,11 +102,17 @@ struct AppleCommandTests {
         #expect(try cli.run(connectArguments(server)).status == 0)
         _ = try cli.ok("add-tester", "Ann Lee")
         _ = try cli.ok("add-device", "Ann Lee", "00008030-0000000000000A01", "--model", "iPhone15,2")
+        #expect(try cli.ok("apple", "sync").contains("Apple has 5 devices"))
+        let devices = try cli.ok("devices")
+        #expect(devices.contains("Apple: Apple counts 1 iPhone slot, 1 fewer than the roster's 2: 1 in the roster is not registered at Apple"),
+                "the ledger says by how much and why")
+        #expect(devices.split(separator: "\n").contains { $0.hasPrefix("00008030-0000000000000A01") && $0.hasSuffix("not-registered") })
         let registered = try cli.run("apple", "register", "--approved", "--json")
         #expect(registered.status == 0, "\(registered.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(registered.stdout.utf8)) as? [String: Any]
         #expect(json?["registered"] as? Int == 1)
         #expect(try cli.ok("apple", "register", "--approved").contains("already registered"))
+        #expect(try cli.ok("devices").split(separator: "\n").contains { $0.hasPrefix("00008030-0000000000000A01") && $0.hasSuffix("registered") })
         let profile = try cli.run("apple", "profile", "com.example.beta")
         #expect(profile.status == 0, "\(profile.stderr)")
         #expect(profile.stdout.contains("Made \"betactl com.example.beta "))
