@@ -18,7 +18,7 @@ and is where the keys and certificates are made. The first line on stdout is
    "devices": [{"udid":..., "name":..., "deviceClass": "IPHONE", "status": "ENABLED", "addedDate": ...}],
    "generate_devices": 450, "classes": {"UDID": "IPAD"}, "bundle_ids": ["com.example.app", ...],
    "certificates": 1, "profiles": [{"name":..., "bundle_id":...}], "rate_limit_on_call": N,
-   "forbidden": false, "fail_profile_create": false, "team_id": "TEAMID1234"}
+   "unavailable_on_call": N, "forbidden": false, "fail_profile_create": false, "team_id": "TEAMID1234"}
 """
 import argparse, base64, datetime, json, os, plistlib, ssl, subprocess, sys, tempfile, threading, urllib.parse, uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -172,13 +172,15 @@ class Handler(BaseHTTPRequestHandler):
                 status, answer, token_problem = self.authorize(apple)
                 if token_problem:
                     problems.append(token_problem)
+                if status is None and apple.scenario.get("unavailable_on_call") == number:
+                    status, answer = 503, errors(503, "SERVICE_UNAVAILABLE", "Service Unavailable", "The service is temporarily unavailable.")
                 if status is None and apple.scenario.get("rate_limit_on_call") == number:
                     status, answer = 429, errors(429, "RATE_LIMIT_EXCEEDED", "The request rate limit has been reached.",
                                                  "We've received too many requests for this API. Please wait and try again or slow down your request rate.")
                 if status is None:
                     status, answer = route(apple, method, parsed.path, args, body)
         payload = json.dumps(answer).encode() if answer is not None else b""
-        if status not in (429,):  # 429 is Apple's behaviour but not in the document
+        if status not in (429, 503):  # Apple's behaviour, but not in the document
             response = MockResponse(payload, status, headers={}, content_type="application/json" if payload else None)
             try:
                 server.openapi.validate_response(request, response)

@@ -42,8 +42,8 @@ enum AppleCommand: BetactlCommand {
         guard values.isEmpty else { throw invocation.usageError("apple \(action) takes no argument (got \(values.joined(separator: " ")))") }
     }
 
-    /// The client for the stored key, with Apple calls also shown on standard error when verbose.
-    static func client(_ invocation: Invocation, home: Home) throws -> AppStoreConnectClient {
+    /// The client for the stored key; its calls are logged in the home's logs/app-store-connect.log.
+    static func client(home: Home) throws -> AppStoreConnectClient {
         try AppleAccount(home: home).client()
     }
 }

@@ -9,7 +9,7 @@ enum AppleProfileAction {
         }
         let home = try invocation.openHome()
         let result = try AppleAccount(home: home).regenerateProfiles(for: bundleID, certificate: invocation.arguments.value("--certificate"),
-                                                                     client: try AppleCommand.client(invocation, home: home), now: invocation.now)
+                                                                     client: try AppleCommand.client(home: home), now: invocation.now)
         if invocation.arguments.flag("--json") {
             try invocation.printJSON(AppleJSON.profiles(result))
             return

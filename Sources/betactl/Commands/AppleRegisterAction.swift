@@ -20,7 +20,7 @@ enum AppleRegisterAction {
             invocation.print("Every active roster device is already registered at Apple.")
             return
         }
-        let result = try account.register(udids, client: try AppleCommand.client(invocation, home: home), now: invocation.now)
+        let result = try account.register(udids, client: try AppleCommand.client(home: home), now: invocation.now)
         if invocation.arguments.flag("--json") {
             try invocation.printJSON(AppleJSON.register(result))
         } else {

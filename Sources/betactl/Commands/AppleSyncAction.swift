@@ -6,7 +6,7 @@ enum AppleSyncAction {
     static func run(_ invocation: Invocation, values: [String]) throws {
         try AppleCommand.requireNoValues(invocation, values, action: "sync")
         let home = try invocation.openHome()
-        let result = try AppleAccount(home: home).sync(client: try AppleCommand.client(invocation, home: home), now: invocation.now)
+        let result = try AppleAccount(home: home).sync(client: try AppleCommand.client(home: home), now: invocation.now)
         if invocation.arguments.flag("--json") {
             try invocation.printJSON(AppleJSON.sync(result))
             return

@@ -74,4 +74,12 @@ struct AppleSyncTests {
         #expect(again.appleDevices == 450)
         #expect(try fixture.roster.roster.devices().count == 451)
     }
+
+    @Test func aServerErrorInTheMiddleOfThePagesIsRetried() throws {
+        let fixture = try AppleFixture(scenario: ["generate_devices": 250, "unavailable_on_call": 2])
+        let result = try fixture.account.sync(client: try fixture.client(), now: Date())
+        #expect(result.appleDevices == 250)
+        #expect(try fixture.server.calls().map(\.status) == [200, 503, 200])
+        #expect(try fixture.server.problems() == [])
+    }
 }
