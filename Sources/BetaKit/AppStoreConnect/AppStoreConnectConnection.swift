@@ -56,7 +56,7 @@ public struct AppStoreConnectConnection: Sendable, Equatable {
         let path = path(home: home)
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         guard let stored = try? JSONDecoder().decode(Stored.self, from: data) else {
-            throw AppStoreConnectError.unreadableAnswer(path: path, detail: "the stored key file is damaged; run `betactl apple connect` again")
+            throw AppStoreConnectError.damagedKeyFile(path)
         }
         return try AppStoreConnectConnection(key: AppStoreConnectKey(keyID: stored.keyID, issuerID: stored.issuerID, privateKeyPEM: stored.privateKey),
                                              baseURL: stored.baseURL, caFile: stored.caFile,

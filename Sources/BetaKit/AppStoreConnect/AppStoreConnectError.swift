@@ -5,6 +5,8 @@ import HTTPClient
 public enum AppStoreConnectError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
     /// No key is stored.
     case notConnected
+    /// The stored key file cannot be read.
+    case damagedKeyFile(String)
     /// The key file is not a PKCS #8 PEM private key.
     case notPKCS8(String)
     /// The key is PKCS #8 but not an elliptic-curve P-256 key.
@@ -43,6 +45,8 @@ public enum AppStoreConnectError: Error, Equatable, Sendable, CustomStringConver
         switch self {
         case .notConnected:
             return "no App Store Connect key is connected; connect one with `betactl apple connect --key AuthKey_ID.p8 --key-id ID --issuer-id UUID`"
+        case let .damagedKeyFile(path):
+            return "the stored App Store Connect key \(path) is damaged; run `betactl apple disconnect`, then `betactl apple connect` again"
         case let .notPKCS8(path):
             return "\(path) is not a PKCS #8 private key (-----BEGIN PRIVATE KEY-----); give the AuthKey_….p8 file App Store Connect let you download once"
         case let .notP256(path):
@@ -83,7 +87,7 @@ public enum AppStoreConnectError: Error, Equatable, Sendable, CustomStringConver
     public var category: ErrorCategory {
         switch self {
         case .notPKCS8, .notP256, .invalidKeyID, .invalidIssuerID, .invalidBaseURL: .invalidInput
-        case .notConnected, .unauthorized, .forbidden, .refused, .unknownBundleID, .certificate, .unknownDevice, .rateLimited: .refused
+        case .notConnected, .damagedKeyFile, .unauthorized, .forbidden, .refused, .unknownBundleID, .certificate, .unknownDevice, .rateLimited: .refused
         default: .failed
         }
     }

@@ -36,13 +36,3 @@ public struct AppleStatus: Sendable {
     /// Whether a key is connected.
     public var isConnected: Bool { keyID != nil }
 }
-
-/// One roster device's state at Apple, as of the last sync or registration.
-public enum AppleDeviceState: String, Sendable, Codable {
-    /// Registered and enabled.
-    case registered
-    /// Registered but disabled at Apple.
-    case disabled
-    /// Not in Apple's list.
-    case notRegistered = "not-registered"
-}

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import BetaKit
 import BetaWeb
 
@@ -11,8 +16,10 @@ enum AppleConnectAction {
         }
         let bytes = try FileIO.readFile(path, limit: 64 << 10)
         let key = try AppStoreConnectKey(pem: bytes, path: path, keyID: keyID, issuerID: issuerID)
-        if let caFile = arguments.value("--ca-file") { _ = try FileIO.readFile(caFile, limit: 4 << 20) }
-        let connection = try AppStoreConnectConnection(key: key, baseURL: arguments.value("--base-url"), caFile: arguments.value("--ca-file"),
+        // The CA file is read by every later command, from wherever it runs: keep it absolute.
+        let caFile = arguments.value("--ca-file").map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
+        if let caFile { _ = try FileIO.readFile(caFile, limit: 4 << 20) }
+        let connection = try AppStoreConnectConnection(key: key, baseURL: arguments.value("--base-url"), caFile: caFile,
                                                        connectedAt: invocation.now)
         let home = try invocation.openHome()
         let connected = try AppleAccount(home: home).connect(connection)
