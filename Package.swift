@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "QRCode", targets: ["QRCode"]),
         .library(name: "Multipart", targets: ["Multipart"]),
         .library(name: "CryptoCMS", targets: ["CryptoCMS"]),
+        .library(name: "HTTPClient", targets: ["HTTPClient"]),
     ],
     targets: [
         // SQLite's header only: the library is loaded with dlopen when a database is first opened
@@ -34,9 +35,12 @@ let package = Package(
         // on first use (see Sources/CCrypto/shim.h): no header or library is needed to build, and
         // nothing that does not sign or verify ever loads it.
         .systemLibrary(name: "CCrypto"),
+        // The few libcurl entry points an HTTPS client needs, loaded with dlopen on first use (see
+        // Sources/CCurl/shim.h): nothing is needed to build, and a program that never calls out runs without it.
+        .systemLibrary(name: "CCurl"),
 
         .target(name: "AppleFormats", dependencies: ["CZlib"]),
-        .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite", "CryptoCMS"]),
+        .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite", "CryptoCMS", "HTTPClient"]),
         // The HTTP/1.1 engine: generic, it knows nothing of betactl.
         .target(name: "BetaServer", dependencies: ["CSystemShim", "CZlib"]),
         // The template engine (a Mustache subset): generic, no betactl knowledge, no dependencies.
@@ -47,6 +51,8 @@ let package = Package(
         .target(name: "Multipart"),
         // CMS SignedData signing and verification through the system's libcrypto; generic, no betactl knowledge.
         .target(name: "CryptoCMS", dependencies: ["CCrypto"]),
+        // A blocking HTTPS client over the system's libcurl, with retries; generic, no betactl knowledge.
+        .target(name: "HTTPClient", dependencies: ["CCurl"]),
         // Build-time embedding of files (templates, web assets) into a target that applies the
         // plugin: the tool reads the target's EmbedAssets.txt and writes EmbeddedAssets.files.
         .executableTarget(name: "EmbedAssetsTool"),
@@ -57,7 +63,7 @@ let package = Package(
                 exclude: ["EmbedAssets.txt"], plugins: ["EmbedAssets"]),
         .executableTarget(
             name: "betactl",
-            dependencies: ["BetaKit", "BetaServer", "BetaWeb", "AppleFormats", "CryptoCMS"],
+            dependencies: ["BetaKit", "BetaServer", "BetaWeb", "AppleFormats", "CryptoCMS", "HTTPClient"],
             // The demo's build (the project's generated fixture app and its dSYMs) is embedded too.
             exclude: ["EmbedAssets.txt"],
             // A release build on Linux carries the Swift runtime and FoundationEssentials inside the
@@ -73,7 +79,7 @@ let package = Package(
         // and other tools, raw sockets. One copy, not one per target.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "AppleFormatsTests", dependencies: ["AppleFormats", "TestSupport"]),
-        .testTarget(name: "BetaKitTests", dependencies: ["BetaKit", "AppleFormats", "TestSupport"]),
+        .testTarget(name: "BetaKitTests", dependencies: ["BetaKit", "AppleFormats", "HTTPClient", "CryptoCMS", "TestSupport"]),
         .testTarget(name: "BetaServerTests", dependencies: ["BetaServer", "BetaKit", "BetaServerHost", "TestSupport"]),
         .testTarget(name: "BetactlTests", dependencies: ["betactl", "BetaKit", "TestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),

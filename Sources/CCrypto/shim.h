@@ -30,6 +30,10 @@ typedef struct bk_crypto_provider bk_crypto_provider;     /* OSSL_PROVIDER (Open
 typedef struct bk_crypto_libctx bk_crypto_libctx;         /* OSSL_LIB_CTX (OpenSSL 3) */
 typedef struct bk_crypto_store bk_crypto_store;           /* X509_STORE */
 typedef struct bk_crypto_store_ctx bk_crypto_store_ctx;   /* X509_STORE_CTX */
+typedef struct bk_crypto_md bk_crypto_md;                 /* EVP_MD */
+typedef struct bk_crypto_md_ctx bk_crypto_md_ctx;         /* EVP_MD_CTX */
+typedef struct bk_crypto_engine bk_crypto_engine;         /* ENGINE */
+typedef struct bk_crypto_pkey_ctx bk_crypto_pkey_ctx;     /* EVP_PKEY_CTX */
 typedef int (*bk_crypto_password_cb)(char *buffer, int size, int writing, void *context);
 
 /* CMS_sign flags (cms.h). */
@@ -87,6 +91,12 @@ typedef struct {
     int (*X509_STORE_CTX_get_error)(const bk_crypto_store_ctx *);
     bk_crypto_stack *(*X509_STORE_CTX_get1_chain)(const bk_crypto_store_ctx *);
     const char *(*X509_verify_cert_error_string)(long);
+    /* Digest signatures (ES256 for JSON Web Tokens); OpenSSL 1.1.1 or later. */
+    bk_crypto_md_ctx *(*EVP_MD_CTX_new)(void);
+    void (*EVP_MD_CTX_free)(bk_crypto_md_ctx *);
+    const bk_crypto_md *(*EVP_sha256)(void);
+    int (*EVP_DigestSignInit)(bk_crypto_md_ctx *, bk_crypto_pkey_ctx **, const bk_crypto_md *, bk_crypto_engine *, bk_crypto_pkey *);
+    int (*EVP_DigestSign)(bk_crypto_md_ctx *, unsigned char *, size_t *, const unsigned char *, size_t);
     /* OpenSSL 3 only, may be NULL: loads the legacy provider for old .p12 encryption (RC2, 3DES). */
     bk_crypto_provider *(*OSSL_PROVIDER_try_load)(bk_crypto_libctx *, const char *, int);
 } bk_crypto_api;
@@ -158,6 +168,8 @@ static inline void bk_crypto_load(void) {
     BK_CRYPTO_RESOLVE(X509_STORE_CTX_new) BK_CRYPTO_RESOLVE(X509_STORE_CTX_free) BK_CRYPTO_RESOLVE(X509_STORE_CTX_init)
     BK_CRYPTO_RESOLVE(X509_verify_cert) BK_CRYPTO_RESOLVE(X509_STORE_CTX_get_error) BK_CRYPTO_RESOLVE(X509_STORE_CTX_get1_chain)
     BK_CRYPTO_RESOLVE(X509_verify_cert_error_string)
+    BK_CRYPTO_RESOLVE(EVP_MD_CTX_new) BK_CRYPTO_RESOLVE(EVP_MD_CTX_free)
+    BK_CRYPTO_RESOLVE(EVP_sha256) BK_CRYPTO_RESOLVE(EVP_DigestSignInit) BK_CRYPTO_RESOLVE(EVP_DigestSign)
 #undef BK_CRYPTO_RESOLVE
     table->OSSL_PROVIDER_try_load = (__typeof__(table->OSSL_PROVIDER_try_load))dlsym(library, "OSSL_PROVIDER_try_load");
 }
@@ -303,6 +315,18 @@ static inline int bk_crypto_verify_chain(bk_crypto_store *store, bk_crypto_x509 
     return verified;
 }
 
+/* Signs `message` with SHA-256 and `key` (ECDSA for an EC key: a DER Ecdsa-Sig-Value); writes at most
+   `*length` bytes to `signature` and sets `*length` to the signature's size. 1 on success. */
+static inline int bk_crypto_sign_sha256(bk_crypto_pkey *key, const unsigned char *message, size_t message_length,
+                                        unsigned char *signature, size_t *length) {
+    const bk_crypto_api *api = bk_crypto();
+    bk_crypto_md_ctx *context = api->EVP_MD_CTX_new();
+    if (context == NULL) return 0;
+    int result = api->EVP_DigestSignInit(context, NULL, api->EVP_sha256(), NULL, key) == 1
+              && api->EVP_DigestSign(context, signature, length, message, message_length) == 1;
+    api->EVP_MD_CTX_free(context);
+    return result;
+}
 /* The oldest error on this thread's queue as text, or 0 when there is none; the queue is then emptied. */
 static inline unsigned long bk_crypto_take_error(char *buffer, size_t size) {
     unsigned long code = bk_crypto()->ERR_get_error();

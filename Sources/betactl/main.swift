@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CryptoCMS
+import HTTPClient
 
 // A closed pipe (`betactl devices | head`) must end output quietly, not kill the process with SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
@@ -15,6 +16,9 @@ let environment = ProcessEnvironment.current()
 // libcrypto is loaded only to sign enrolment profiles; BETACTL_LIBCRYPTO names another copy (tests
 // name a missing file to act out a machine without OpenSSL).
 if let libcrypto = environment["BETACTL_LIBCRYPTO"], !libcrypto.isEmpty { CryptoLibrary.use(path: libcrypto) }
+// libcurl is loaded only to call App Store Connect; BETACTL_LIBCURL names another copy (tests name
+// a missing file to act out a machine without it).
+if let libcurl = environment["BETACTL_LIBCURL"], !libcurl.isEmpty { CurlLibrary.use(path: libcurl) }
 let prepared = BetactlCLI.prepare(Array(CommandLine.arguments.dropFirst()), environment: environment, console: .standard)
 // Synchronous commands (symbolicate) finish here, on the main thread: this code runs before the
 // first `await`, so the concurrency runtime never starts its worker threads for them.

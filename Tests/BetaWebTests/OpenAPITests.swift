@@ -39,8 +39,9 @@ import TestSupport
     }
 
     /// One call per documented operation, chosen to succeed, in an order where each finds what it needs.
-    static func calls(profile: String, key: String, crashGroup: String, app: (String) -> String) -> [(operation: String, path: String, arguments: [String])] {
-        [
+    static func calls(profile: String, key: String, crashGroup: String, apple: String, app: (String) -> String) -> [(operation: String, path: String, arguments: [String])] {
+        let json = ["-H", "Content-Type: application/json", "--data-binary"]
+        return [
             ("GET /testers", "/testers", []),
             ("POST /testers", "/testers", ["-H", "Content-Type: application/json", "--data-binary", #"{"name": "Zed", "groups": ["qa"]}"#]),
             ("GET /testers/{id}", "/testers/1", []),
@@ -84,6 +85,13 @@ import TestSupport
             ("GET /tokens", "/tokens", []),
             ("POST /tokens", "/tokens", ["-H", "Content-Type: application/json", "--data-binary", #"{"name": "temp", "scope": "read"}"#]),
             ("DELETE /tokens/{name}", "/tokens/temp", []),
+            // App Store Connect, against the test server (`apple` is the key's JSON body).
+            ("GET /apple", "/apple", []),
+            ("PUT /apple/key", "/apple/key", json + [apple]),
+            ("POST /apple/sync", "/apple/sync", []),
+            ("POST /apple/register", "/apple/register", json + [#"{"approved": true}"#]),
+            ("POST /apple/profiles", "/apple/profiles", json + [#"{"bundleId": "com.example.beta"}"#]),
+            ("DELETE /apple/key", "/apple/key", []),
             ("GET /openapi.json", "/openapi.json", []),
         ]
     }
@@ -101,9 +109,15 @@ import TestSupport
         }
     }
 
-    @Test(.enabled(if: PythonOracles.isInstalled, "needs the Python oracles (.ci/install-deps --test)"))
+    @Test(.enabled(if: PythonOracles.isInstalled && AppStoreConnectServer.isAvailable, "needs the Python oracles (.ci/install-deps --test)"))
     func everyDocumentedOperationAnswersAndItsAnswersMatchTheSchemas() async throws {
         let fixture = try await AdminFixture.make()
+        let appleServer = try AppStoreConnectServer(scenario: ["generate_devices": 4, "bundle_ids": ["com.example.beta", "com.example.beta.widget"]])
+        let appleKey = try String(contentsOfFile: appleServer.key.path, encoding: .utf8)
+        let apple = String(decoding: try JSONSerialization.data(withJSONObject: [
+            "keyId": appleServer.key.id, "issuerId": appleServer.key.issuer, "privateKey": appleKey,
+            "baseUrl": appleServer.baseURL, "caFile": appleServer.caFile,
+        ]), as: UTF8.self)
         let server = try await fixture.serve()
         defer { server.stop() }
         let profile = try #require((try cliJSON(fixture.cli, "profiles", "--json") as? [[String: Any]])?.first?["uuid"] as? String)
@@ -117,7 +131,7 @@ import TestSupport
         }
         let crashGroup = try CrashScenario.group(fixture.cli, 1)
         try Self.plantDeviceRequests(home: fixture.cli.home)
-        let calls = Self.calls(profile: profile, key: key, crashGroup: crashGroup, app: WebFixture.app)
+        let calls = Self.calls(profile: profile, key: key, crashGroup: crashGroup, apple: apple, app: WebFixture.app)
         #expect(Set(calls.map(\.operation)) == (try Self.documented(document)), "the table covers exactly the documented operations")
         // Each operation is called with the smallest scope its document states (none, read, write or
         // admin): an operation that needs more than it says fails here, one that needs less fails
@@ -158,6 +172,7 @@ import TestSupport
         #expect(report["valid"] as? Bool == true, "openapi-spec-validator accepts the document")
         #expect((report["checked"] as? [String])?.count == answers.count)
         #expect((report["failures"] as? [String]) == [], "answers that do not match the document: \(report["failures"] ?? "")")
+        #expect(try appleServer.problems() == [], "the calls to Apple kept Apple's contract")
         withExtendedLifetime(requests) {}
     }
 

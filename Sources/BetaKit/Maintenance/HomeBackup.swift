@@ -29,12 +29,15 @@ public enum HomeBackup {
         public var copiedBytes: UInt64 = 0
         /// Referenced blobs that could not be copied, one sentence each; the copy has them missing.
         public var problems: [String] = []
+        /// Secret files copied (only when asked for).
+        public var secrets = 0
         /// Where a home that a restore replaced was moved to.
         public var replacedHomeMovedTo: String?
     }
 
     /// Writes a consistent copy of `home` to `destination`, which must not exist or be an empty folder.
-    public static func backup(_ home: Home, to destination: String) throws -> Summary {
+    /// The home's secrets folder (the App Store Connect key) is left out unless `includeSecrets`.
+    public static func backup(_ home: Home, to destination: String, includeSecrets: Bool = false) throws -> Summary {
         let destination = Home.absolute(destination, environment: [:])
         let homePath = home.path.withoutTrailingSlashes
         if destination == homePath || destination.hasPrefix(homePath + "/") {
@@ -43,7 +46,7 @@ public enum HomeBackup {
         guard isMissingOrEmptyDirectory(destination) else { throw MaintenanceError.destinationNotEmpty(path: destination) }
         try requireParent(of: destination)
         let staging = stagingPath(for: destination, purpose: "backup")
-        var summary = try copy(home, into: staging)
+        var summary = try copy(home, into: staging, secrets: includeSecrets)
         summary.replacedHomeMovedTo = nil
         try moveIntoPlace(staging, destination)
         return summary
@@ -71,7 +74,7 @@ public enum HomeBackup {
         }
         try requireParent(of: target)
         let staging = stagingPath(for: target, purpose: "restore")
-        var summary = try copy(backup, into: staging)
+        var summary = try copy(backup, into: staging, secrets: true)
         if let replaced {
             guard rename(target, replaced) == 0 else {
                 let code = errno
@@ -87,7 +90,7 @@ public enum HomeBackup {
     // MARK: Copying
 
     /// Copies the database and the blobs it references into a new folder at `staging`.
-    static func copy(_ home: Home, into staging: String) throws -> Summary {
+    static func copy(_ home: Home, into staging: String, secrets: Bool) throws -> Summary {
         for folder in [staging, staging + "/blobs", staging + "/cache", staging + "/tmp"] {
             guard mkdir(folder, HomePermissions.directoryMode) == 0 else {
                 let code = errno
@@ -136,6 +139,7 @@ public enum HomeBackup {
                     summary.problems.append("blob \(hex) in \(home.blobsPath) is damaged (its content has SHA-256 \(copied.hex)); it was not copied")
                 }
             }
+            if secrets { summary.secrets = try copySecrets(of: home, into: staging) }
             for folder in folders.sorted() + [staging + "/blobs", staging] { syncDirectory(folder) }
             return summary
         } catch {

@@ -53,6 +53,7 @@ struct APIProblem: Error, Sendable, CustomStringConvertible {
         case refused
         case tooManyRequests = "too-many-requests"
         case serviceUnavailable = "service-unavailable"
+        case appleUnavailable = "apple-unavailable"
         case internalError = "internal-error"
 
         /// The problem's `type`: a URN, stable forever, naming betactl and the kind.
@@ -77,6 +78,7 @@ struct APIProblem: Error, Sendable, CustomStringConvertible {
                 HTTPStatus(code: 409)
             case .tooManyRequests: HTTPStatus(code: 429)
             case .serviceUnavailable: .serviceUnavailable
+            case .appleUnavailable: HTTPStatus(code: 502)
             case .internalError: .internalServerError
             }
         }
@@ -124,6 +126,7 @@ struct APIProblem: Error, Sendable, CustomStringConvertible {
             case .refused: "Refused"
             case .tooManyRequests: "Too many requests"
             case .serviceUnavailable: "Service unavailable"
+            case .appleUnavailable: "App Store Connect could not be reached, or its answer could not be used"
             case .internalError: "Internal server error"
             }
         }
@@ -220,6 +223,7 @@ extension APIProblem {
             }
             return APIProblem(kind, error.message, headers: error.headers)
         case let error as BlockingPoolError: return APIProblem(.serviceUnavailable, error.description, headers: ["Retry-After": "5"])
+        case let error as AppStoreConnectError where error.category == .failed: return APIProblem(.appleUnavailable, error.description)
         case let error as CategorizedError:
             switch error.category {
             case .invalidInput: return APIProblem(.invalidInput, "\(error)")

@@ -11,7 +11,7 @@ struct APIProblemMiddleware: Middleware {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            if let problem = APIProblem.from(error), problem.kind.status.code < 500 || problem.kind == .serviceUnavailable {
+            if let problem = APIProblem.from(error), problem.kind.status.code < 500 || problem.kind == .serviceUnavailable || problem.kind == .appleUnavailable {
                 return problem.response(instance: request.path, requestID: context.requestID)
             }
             context.log.message("error: request \(context.requestID) \(request.method) \(context.log.redactTarget(request.path)) failed: \(error)")

@@ -32,13 +32,14 @@ struct AdminChrome: Sendable, MustacheRepresentable {
     var errorItems: [String] = []
 
     var canWrite: Bool { session?.token.scope.allows(.write) ?? false }
+    var canAdmin: Bool { session?.token.scope.allows(.admin) ?? false }
 
     var mustacheValue: MustacheValue {
         var value: [String: MustacheValue] = [
             "title": .string(title), "brandName": .string(brandName),
             "css": .string(assets.css), "adminCSS": .string(assets.adminCSS), "brandCSS": .string(assets.brandCSS),
             "js": .string(assets.adminJS), "favicon": .string(assets.favicon),
-            "loggedIn": .bool(session != nil), "canWrite": .bool(canWrite),
+            "loggedIn": .bool(session != nil), "canWrite": .bool(canWrite), "canAdmin": .bool(canAdmin),
             "notice": notice.map(MustacheValue.string) ?? .null, "error": error.map(MustacheValue.string) ?? .null,
             "errorItems": .list(errorItems.map(MustacheValue.string)), "hasErrorItems": .bool(!errorItems.isEmpty),
             "nav": .list(Self.navigation.map { item in

@@ -43,6 +43,7 @@ extension BetaWebApplication {
             addProfilePages(&admin)
             addSymbolPages(&admin)
             addCrashPages(&admin)
+            addApplePages(&admin)
         }
     }
 
@@ -187,6 +188,7 @@ enum AdminNotice: String, Sendable {
     case releaseRevoked = "release-revoked"
     case profileImported = "profile-imported"
     case symbolsAdded = "symbols-added"
+    case appleProvisioned = "apple-provisioned"
 
     var text: String {
         switch self {
@@ -203,6 +205,7 @@ enum AdminNotice: String, Sendable {
         case .releaseRevoked: "The release was revoked; testers no longer see it."
         case .profileImported: "The profile was imported."
         case .symbolsAdded: "The symbols were archived."
+        case .appleProvisioned: "The approved devices are registered at Apple and the ad hoc profiles were regenerated and imported."
         }
     }
 }

@@ -17,9 +17,10 @@ extension BetaWebApplication {
         let state = try await deviceState()
         let home = self.home
         let now = self.now
-        let (profiles, releases, testers, counts) = try await pool.run {
+        let (profiles, releases, testers, counts, apple) = try await pool.run {
             let archive = Archive(home: home)
-            return (try archive.profiles(), try archive.releases(), try Roster(home: home).testers(), try archive.downloadCounts())
+            return (try archive.profiles(), try archive.releases(), try Roster(home: home).testers(), try archive.downloadCounts(),
+                    try Self.applePanel(home: home, now: now))
         }
         var chrome = adminChrome("Overview", area: "/admin", settings: call.settings, session: call.session)
         chrome.notice = Self.notice(call.request)
@@ -39,6 +40,7 @@ extension BetaWebApplication {
             "releases": .list(releases.prefix(5).map { Self.releaseRow($0, testers: testers, downloads: counts[$0.id] ?? 0) }),
             "hasReleases": .bool(!releases.isEmpty),
             "crashGroups": .list(crashGroups), "hasCrashGroups": .bool(!crashGroups.isEmpty), "crashDays": .int(Self.recentCrashDays),
+            "apple": apple,
         ])
     }
 

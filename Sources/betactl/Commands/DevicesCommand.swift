@@ -41,16 +41,24 @@ enum DevicesCommand: BetactlCommand {
         }
         let hidden = usage.families.count - shown.count
         if hidden > 0 { out += style.dim("  other families: 0/\(Roster.limitPerFamily) each\n") }
+        // After `apple sync`, Apple's own count is the truth: say where the roster's differs, and why.
+        let apple = AppleAccount(home: home)
+        for entry in try apple.ledger(now: invocation.now) {
+            if let explanation = entry.explanation { out += "  " + style.yellow("Apple:") + " " + explanation + "\n" }
+        }
+        let appleStates = try apple.hasSynced() ? try apple.deviceStates() : nil
         out += "\n"
         guard !devices.isEmpty else {
             invocation.console.writeOut(out + "No devices yet. Register one with `betactl add-device TESTER UDID --model CODE`.\n")
             return
         }
-        var table = Table(headers: ["UDID", "NAME", "FAMILY", "TESTER", "STATUS", "ADDED"])
+        var table = Table(headers: ["UDID", "NAME", "FAMILY", "TESTER", "STATUS", "ADDED"] + (appleStates == nil ? [] : ["APPLE"]))
         for device in devices {
             // Cells stay unstyled: escape codes would break column widths.
-            table.rows.append([device.identifier.value, device.name, device.family.rawValue, device.testerName ?? "-", statusLabel(device),
-                               CalendarDate(device.addedAt).description])
+            var row = [device.identifier.value, device.name, device.family.rawValue, device.testerName ?? "-", statusLabel(device),
+                       CalendarDate(device.addedAt).description]
+            if let appleStates { row.append(appleStates[device.identifier.value]?.rawValue ?? "not-registered") }
+            table.rows.append(row)
         }
         invocation.console.writeOut(out + table.render(style: style))
     }
