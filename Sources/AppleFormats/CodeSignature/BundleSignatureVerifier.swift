@@ -68,7 +68,7 @@ public struct BundleSignatureVerifier {
         let executable = prefix + executableName
         let cdHashes: [[UInt8]]
         if files.entries[executable] == nil {
-            report.problems.append(CodeSignatureProblem(path: executable, cause: .resourceMissing))
+            report.problems.append(CodeSignatureProblem(path: executable, cause: .executableMissing))
             cdHashes = []
         } else {
             cdHashes = verifyExecutable(executable, files: files,

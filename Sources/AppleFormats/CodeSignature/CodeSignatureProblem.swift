@@ -15,6 +15,11 @@ public struct CodeSignatureProblem: Sendable, Equatable, CustomStringConvertible
         case codePageChanged(architecture: String, page: Int)
         /// A file or blob bound by a special slot changed after signing (`binary` names the executable).
         case sealedByExecutableChanged(binary: String, what: String)
+        /// A bundle file the executable's signature should seal (Info.plist, CodeResources) is not
+        /// bound: the executable was signed outside its bundle.
+        case notSealedByExecutable(binary: String)
+        /// The executable that Info.plist's CFBundleExecutable names is missing.
+        case executableMissing
         /// A file bound by a special slot is missing.
         case sealedByExecutableMissing(binary: String, what: String)
         /// A resource sealed in `_CodeSignature/CodeResources` changed after signing.
@@ -70,6 +75,10 @@ public struct CodeSignatureProblem: Sendable, Equatable, CustomStringConvertible
                 return "\(path) changed after signing (the signature of \(binary) seals it): \(Self.reexport)"
             }
             return "the \(what) in the signature of \(path) changed after signing: \(Self.reexport)"
+        case let .notSealedByExecutable(binary):
+            return "\(path) is not sealed by the signature of \(binary) (the executable was signed outside its bundle), so iOS will refuse it: \(Self.reexport)"
+        case .executableMissing:
+            return "\(path), the executable Info.plist names in CFBundleExecutable, is missing: \(Self.reexport)"
         case let .sealedByExecutableMissing(binary, _):
             return "\(path) is missing, but the signature of \(binary) seals it: \(Self.reexport)"
         case .resourceChanged:

@@ -30,7 +30,7 @@ extension MachOSignatureVerifier {
             guard isBound, let stored else {
                 // A bundle executable must seal its Info.plist and resources; an unsealed one was
                 // signed before they were added, or not as part of the bundle.
-                problems.append(CodeSignatureProblem(path: file.path, cause: .sealedByExecutableChanged(binary: path, what: slot.description)))
+                problems.append(CodeSignatureProblem(path: file.path, cause: .notSealedByExecutable(binary: path)))
                 continue
             }
             if !(directory.digest(bytes) ?? []).elementsEqual(stored) {
