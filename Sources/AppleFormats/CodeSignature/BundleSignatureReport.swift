@@ -1,7 +1,7 @@
 /// The outcome of verifying the code signatures of a bundle (and everything nested in it) or of a lone Mach-O.
-public struct BundleSignatureReport: Sendable {
+public struct BundleSignatureReport: Sendable, Equatable {
     /// One verified Mach-O.
-    public struct Executable: Sendable {
+    public struct Executable: Sendable, Equatable {
         /// Its path in the input.
         public var path: String
         /// Each slice's signature.

@@ -33,6 +33,8 @@ public struct BundleSummary: Encodable, Sendable, Equatable {
     public var size: UInt64
     /// What is wrong inside the bundle (missing profile, unreadable executable, …).
     public var problems: [String]
+    /// The code signature's structure and whether iOS would accept it.
+    public var signature: CodeSignatureSummary?
 }
 
 /// One architecture slice of one executable in a bundle.

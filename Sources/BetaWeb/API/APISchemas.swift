@@ -171,6 +171,7 @@ enum APISchemas {
                 .optional("notes", .text), .optional("group", .array(.text), "Offer the release only to these groups (default: everyone)."),
                 .optional("again", .boolean(description: "Publish a build already released (the same package SHA-256) as a new release.")),
                 .optional("allowMissingSymbols", .boolean()),
+                .optional("allowUnsigned", .boolean(description: "Simulator builds only: release without a verified code signature or profile.")),
                 .optional("allowProfileType", .array(.string(values: ["development", "enterprise"]))),
             ], description: "Exactly one of ipa and xcarchive.", additional: .never),
             "SymbolUpload": .object([.required("dsym", .array(.binary()))], additional: .never),

@@ -28,7 +28,7 @@ enum CheckSignatureCommand: BetactlCommand {
             throw CommandFailure(description: "\(error)")
         }
         if invocation.arguments.flag("--json") {
-            try invocation.printJSON(CodeSignatureJSON(path: path, report: report))
+            try invocation.printJSON(CodeSignatureSummary(path: path, report: report))
         } else {
             for line in CodeSignatureText.lines(report) { invocation.print(line) }
         }

@@ -1,11 +1,10 @@
 import AppleFormats
-import BetaKit
 
-/// JSON shape of a code-signature verification, printed by `check-signature --json` and `inspect`.
+/// A code-signature verification as JSON, printed by `check-signature --json` and in `inspect`.
 /// Field names are part of betactl's interface: add fields, never rename them.
-public struct CodeSignatureJSON: Encodable, Sendable {
+public struct CodeSignatureSummary: Encodable, Sendable, Equatable {
     /// One refusal.
-    public struct ProblemJSON: Encodable, Sendable {
+    public struct ProblemJSON: Encodable, Sendable, Equatable {
         /// The file that breaks the signature.
         public var path: String
         /// The sentence naming the cause and the fix.
@@ -13,7 +12,7 @@ public struct CodeSignatureJSON: Encodable, Sendable {
     }
 
     /// One CodeDirectory.
-    public struct DirectoryJSON: Encodable, Sendable {
+    public struct DirectoryJSON: Encodable, Sendable, Equatable {
         /// The SuperBlob slot (0 primary, 4096 and up alternates).
         public var slot: UInt32
         /// The version, hex (`0x20400`).
@@ -35,7 +34,7 @@ public struct CodeSignatureJSON: Encodable, Sendable {
     }
 
     /// One slice.
-    public struct SliceJSON: Encodable, Sendable {
+    public struct SliceJSON: Encodable, Sendable, Equatable {
         /// The architecture.
         public var architecture: String
         /// The signing identifier.
@@ -57,15 +56,15 @@ public struct CodeSignatureJSON: Encodable, Sendable {
     }
 
     /// One Mach-O.
-    public struct ExecutableJSON: Encodable, Sendable {
+    public struct ExecutableJSON: Encodable, Sendable, Equatable {
         /// Its path in the input.
         public var path: String
         /// Its slices.
         public var slices: [SliceJSON]
     }
 
-    /// The input checked.
-    public var path: String
+    /// The input checked (absent inside `inspect`, which names the file already).
+    public var path: String?
     /// Whether every signature and seal holds.
     public var valid: Bool
     /// Every refusal.
@@ -74,7 +73,7 @@ public struct CodeSignatureJSON: Encodable, Sendable {
     public var executables: [ExecutableJSON]
 
     /// The JSON form of `report` for the input at `path`.
-    public init(path: String, report: BundleSignatureReport) {
+    public init(path: String?, report: BundleSignatureReport) {
         self.path = path
         valid = report.isValid
         problems = report.problems.map { ProblemJSON(path: $0.path, message: $0.description) }
