@@ -135,4 +135,34 @@ struct MachOSignerTests {
         #expect(result.problems == [])
         #expect(result.slices.count == 3)
     }
+
+    @Test("The independent checker (hashlib, plistlib, asn1crypto) and rcodesign accept what the signer wrote, and catch a changed CodeDirectory",
+          .enabled(if: PythonOracles.isInstalled))
+    func independentChecker() throws {
+        let directory = try TemporaryDirectory()
+        let (_, signed, _) = try Self.resign(directory)
+        let path = directory.child("isignTestApp")
+        try Data(signed).write(to: URL(fileURLWithPath: path))
+        let script = Repository.root.appendingPathComponent("Tests/Clients/check_code_signature.py").path
+        let arguments = [script, path, Self.app + "/Info.plist", Self.app + "/_CodeSignature/CodeResources"]
+        let accepted = try runToolNow(PythonOracles.python, arguments)
+        #expect(accepted.status == 0, "\(accepted.text) \(accepted.error)")
+        #expect(accepted.text.contains("\"problems\": []"), "\(accepted.text)")
+
+        // One byte of the primary CodeDirectory's flags: no hash covers it, the CMS message digest does.
+        var tampered = signed
+        let location = try signed.withUnsafeBytes { raw -> Int in
+            let slice = try MachOFile(bytes: raw).slices[0]
+            let bytes = MachOFile.bytes(of: slice, in: raw)
+            let command = try #require(try MachOImage(bytes: bytes).codeSignature)
+            let signature = try CodeSignature(bytes: try #require(try MachOImage(bytes: bytes).codeSignatureBytes(in: bytes)))
+            let directory = try #require(signature.blobs.first { $0.slot == 0 })
+            return slice.offset + Int(command.offset) + directory.offset + 15
+        }
+        tampered[location] ^= 1
+        try Data(tampered).write(to: URL(fileURLWithPath: path))
+        let refused = try runToolNow(PythonOracles.python, arguments)
+        #expect(refused.status == 1, "\(refused.text) \(refused.error)")
+        #expect(refused.text.contains("slice 0: the CMS message digest is not that of the primary CodeDirectory"), "\(refused.text)")
+    }
 }
