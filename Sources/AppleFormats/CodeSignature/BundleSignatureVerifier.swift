@@ -85,7 +85,7 @@ public struct BundleSignatureVerifier {
     }
 
     /// The nested bundles directly in the nested-code folders of `root`.
-    func nestedBundles(in root: String, files: some CodeSignatureFileAccess) -> [String] {
+    public func nestedBundles(in root: String, files: some CodeSignatureFileAccess) -> [String] {
         var found = Set<String>()
         for (folder, suffixes) in Self.nestedFolders {
             let prefix = "\(root)/\(folder)/"
@@ -100,7 +100,7 @@ public struct BundleSignatureVerifier {
     }
 
     /// The dylibs directly in `root/Frameworks` (Swift runtime libraries and the like).
-    func nestedDylibs(in root: String, files: some CodeSignatureFileAccess) -> [String] {
+    public func nestedDylibs(in root: String, files: some CodeSignatureFileAccess) -> [String] {
         let prefix = "\(root)/Frameworks/"
         return files.entries.compactMap { path, entry in
             guard case .file = entry, path.hasPrefix(prefix), path.hasSuffix(".dylib"),
