@@ -17,6 +17,7 @@ public struct LibcryptoCodeSigner: CodeSignatureCMSSigning {
         signerCommonName = name
     }
 
+    /// Signs `codeDirectory` with the identity, adding the CDHashes plist as a signed attribute.
     public func signCodeDirectory(_ codeDirectory: [UInt8], cdHashesPlist: [UInt8]) throws -> [UInt8] {
         try identity.signDetached(codeDirectory, attribute: CodeSignatureCMSAttributes.cdHashesPlistOID, value: cdHashesPlist)
     }

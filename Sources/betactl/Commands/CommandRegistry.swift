@@ -7,7 +7,7 @@ enum CommandRegistry {
         RequestsCommand.self, ApproveDeviceCommand.self, RejectDeviceCommand.self, ApprovalRuleCommand.self,
         ExportDevicesCommand.self, ImportDevicesCommand.self,
         ImportProfileCommand.self, ProfilesCommand.self, CheckProfileCommand.self, EntitlementsCommand.self, CheckEntitlementsCommand.self, CheckSignatureCommand.self,
-        ReleaseCommand.self, AddSymbolsCommand.self, SymbolsCommand.self, ReleasesCommand.self, ShowReleaseCommand.self, RevokeCommand.self,
+        ReleaseCommand.self, ResignCommand.self, CodeIdentityCommand.self, AddSymbolsCommand.self, SymbolsCommand.self, ReleasesCommand.self, ShowReleaseCommand.self, RevokeCommand.self,
         SymbolicateCommand.self, InspectCommand.self,
         CrashKeyCommand.self, AddCrashCommand.self, CrashesCommand.self, CrashGroupsCommand.self, ShowCrashCommand.self,
         ServeCommand.self, SigningIdentityCommand.self, TokenCommand.self,

@@ -9,34 +9,11 @@ import TestSupport
 /// profile, then checked by the verifier, the profile check and the independent checker.
 @Suite("Bundle signer", .enabled(if: OpenSSLTool.available))
 struct BundleSignerTests {
-    static let subject = "/UID=ABCDE12345/CN=iPhone Distribution: Resigner (ABCDE12345)/OU=ABCDE12345/O=Resigner/C=US"
-
-    /// The fixture app unzipped, a new identity, and a wildcard ad hoc profile listing its certificate
-    /// with `entitlements` edited by `edit`.
+    /// The fixture app unzipped, and a signer with a new identity and profile (see `ResigningFixtures`).
     static func setUp(_ work: TemporaryDirectory, edit: String = "") throws -> (app: String, signer: BundleSigner) {
         let unzip = try runToolNow("unzip", ["-q", LocalFixtures.url("formats/app/Beta.ipa").path, "-d", work.child("ipa")])
         #expect(unzip.status == 0)
-        let made = try runToolNow("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", subject,
-                                              "-keyout", work.child("key.pem"), "-out", work.child("cert.pem")])
-        #expect(made.status == 0, "\(made.error)")
-        let script = """
-        import plistlib, subprocess, sys
-        work = sys.argv[1]
-        plist = subprocess.run(["openssl", "cms", "-verify", "-noverify", "-inform", "DER", "-in", sys.argv[2]],
-                               check=True, capture_output=True).stdout
-        profile = plistlib.loads(plist)
-        der = subprocess.run(["openssl", "x509", "-in", work + "/cert.pem", "-outform", "DER"], check=True, capture_output=True).stdout
-        profile["DeveloperCertificates"] = [der]
-        profile["Name"] = "Resigned Ad Hoc"
-        profile["UUID"] = "0b6e7a1c-2f00-4c5e-9d1a-5e7a000000ff"
-        profile["Entitlements"]["application-identifier"] = "ABCDE12345.*"
-        \(edit)
-        open(work + "/profile.plist", "wb").write(plistlib.dumps(profile))
-        subprocess.run(["openssl", "cms", "-sign", "-nodetach", "-binary", "-outform", "DER", "-in", work + "/profile.plist",
-                        "-signer", work + "/cert.pem", "-inkey", work + "/key.pem", "-out", work + "/new.mobileprovision"], check=True)
-        """
-        let profiled = try runToolNow("python3", ["-c", script, work.path, LocalFixtures.url("formats/profiles/beta_adhoc.mobileprovision").path])
-        #expect(profiled.status == 0, "\(profiled.error)")
+        try ResigningFixtures.make(in: work, edit: edit)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: work.child("new.mobileprovision"))))
         let identity = try CMSSigningIdentity(certificates: [UInt8](Data(contentsOf: URL(fileURLWithPath: work.child("cert.pem")))),
                                               privateKey: [UInt8](Data(contentsOf: URL(fileURLWithPath: work.child("key.pem")))))
