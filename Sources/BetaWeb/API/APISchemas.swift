@@ -159,6 +159,10 @@ enum APISchemas {
                 .required("udid", .text), .optional("name", .text), .optional("model", .text), .optional("family", .string(values: families)),
             ], additional: .never),
             "Groups": .object([.required("groups", .array(.text))], additional: .never),
+            "ResignRequest": .object([
+                .required("profile", .text, "An imported profile's UUID (or UUID prefix) or name; its certificates must include the code-signing identity's."),
+                .optional("notes", .text, "Release notes (default: the original's)."),
+            ], additional: .never),
             "SettingsChange": .object([
                 .optional("teamId", .text), .optional("membershipRenewal", .day), .optional("publicURL", .string(format: "uri")),
                 .optional("brandName", .text), .optional("brandColor", .text),
