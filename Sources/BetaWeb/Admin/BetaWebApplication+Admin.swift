@@ -185,6 +185,7 @@ enum AdminNotice: String, Sendable {
     case requestRejected = "request-rejected"
     case releasePublished = "release-published"
     case releaseRevoked = "release-revoked"
+    case releaseResigned = "release-resigned"
     case profileImported = "profile-imported"
     case symbolsAdded = "symbols-added"
 
@@ -201,6 +202,7 @@ enum AdminNotice: String, Sendable {
         case .requestRejected: "The request was rejected. It held no slot, so none was freed."
         case .releasePublished: "The release was published; testers see it on their pages now."
         case .releaseRevoked: "The release was revoked; testers no longer see it."
+        case .releaseResigned: "The build was re-signed with the new profile and published as this release; the original stays as it was."
         case .profileImported: "The profile was imported."
         case .symbolsAdded: "The symbols were archived."
         }
