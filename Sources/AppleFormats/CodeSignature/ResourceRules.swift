@@ -19,10 +19,23 @@ public struct ResourceRules {
     /// The rules, heaviest first.
     public var rules: [Rule]
 
-    /// Reads a `rules`/`rules2` dictionary. Patterns that do not compile never match.
+    /// The patterns codesign writes (every version betactl knows). Only these are evaluated: a
+    /// build's CodeResources is untrusted input, and an arbitrary pattern could make matching take
+    /// exponential time; iOS itself has ignored custom resource rules since iOS 9.
+    static let knownPatterns: Set<String> = [
+        "^", "^.*", "^version.plist$", "^version\\.plist$", "^.*\\.lproj/", "^.*\\.lproj/locversion.plist$", "^Base\\.lproj/",
+        ".*\\.dSYM($|/)", "^(.*/)?\\.DS_Store$", "^Info\\.plist$", "^PkgInfo$", "^embedded\\.provisionprofile$", "^[^/]+$",
+        "^(Frameworks|SharedFrameworks|PlugIns|Plug-ins|XPCServices|Helpers|MacOS|Library/(Automator|Spotlight|LoginItems))/",
+        "^ResourceRules\\.plist$", "^(Frameworks|SharedFrameworks|PlugIns|Plug-ins|XPCServices|Helpers|MacOS)/",
+    ]
+    // A real bundle has about a dozen rules.
+    static let maxRules = 64
+
+    /// Reads a `rules`/`rules2` dictionary. Patterns codesign does not write, and any beyond the
+    /// first 64, are ignored (see `knownPatterns`).
     public init(_ dictionary: [String: PlistValue]) {
         var rules: [Rule] = []
-        for (pattern, value) in dictionary {
+        for (pattern, value) in dictionary.sorted(by: { $0.key < $1.key }).prefix(Self.maxRules) where Self.knownPatterns.contains(pattern) {
             let settings = value.dictionary ?? [:]
             if case .bool(false) = value { continue }
             rules.append(Rule(pattern: pattern, optional: settings["optional"]?.bool ?? false,

@@ -99,3 +99,25 @@ struct ResourceSealTests {
         #expect(EntitlementsDER.encode(["d": .real(1.5)]) == nil)
     }
 }
+
+/// Untrusted rules: patterns codesign never writes are ignored, so none can take exponential time.
+@Suite("CodeResources rules")
+struct ResourceRulesTests {
+    @Test("A pattern codesign does not write is ignored, however it would match")
+    func ignoresUnknownPatterns() {
+        let rules = ResourceRules(["^(a+)+$": .dictionary(["omit": .bool(true), "weight": .real(5000)]), "^.*": .bool(true)])
+        #expect(rules.rules.map(\.pattern) == ["^.*"])
+        #expect(rules.rule(for: String(repeating: "a", count: 40) + "!")?.omit == false)
+    }
+
+    @Test("codesign's own rules decide as codesign does: heaviest first, an omission winning a tie")
+    func standardRules() {
+        let rules = ResourceRules(CodeResourcesWriter.rules2)
+        #expect(rules.rules.count == CodeResourcesWriter.rules2.count)
+        #expect(rules.rule(for: "Info.plist")?.omit == true)
+        #expect(rules.rule(for: "Base.lproj/Main.storyboardc/Info.plist")?.optional == false)
+        #expect(rules.rule(for: "fr.lproj/Localizable.strings")?.optional == true)
+        #expect(rules.rule(for: "Frameworks/Kit.framework")?.nested == true)
+        #expect(rules.rule(for: "Sub/.DS_Store")?.omit == true)
+    }
+}
