@@ -64,4 +64,19 @@ struct CheckSignatureCommandTests {
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("nothing.ipa"))
     }
+
+    @Test("inspect shows the signature's structure: CodeDirectories, blobs, signer, and whether it verifies")
+    func inspectShowsTheSignature() throws {
+        let dir = try TemporaryDirectory()
+        let cli = Betactl(home: dir.child("home"))
+        let text = try cli.ok("inspect", SharedFixtures.url("signed/isign/Test.app/Frameworks/libswiftUIKit.dylib").path)
+        #expect(text.contains("Signature:"))
+        #expect(text.contains("valid (page hashes, sealed files and blobs, CMS signature)"))
+        #expect(text.contains("SHA-1 0x20200 cdhash"))
+        #expect(text.contains("CN=iPhone Developer: Neil Kandalgaonkar (PJ5C3PEW8Z)"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try cli.ok("inspect", "--json", LocalFixtures.url("formats/app/Beta.ipa").path).utf8)) as? [String: Any])
+        let signature = try #require(json["signature"] as? [String: Any])
+        #expect(signature["valid"] as? Bool == true)
+        #expect((signature["executables"] as? [[String: Any]])?.count == 2)
+    }
 }

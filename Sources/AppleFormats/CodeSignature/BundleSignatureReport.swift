@@ -8,6 +8,13 @@ public struct BundleSignatureReport: Sendable, Equatable {
         public var slices: [SignedSliceSummary]
         /// The CDHashes of every CodeDirectory of every slice.
         public var cdHashes: [[UInt8]]
+
+        /// A verified Mach-O.
+        public init(path: String, slices: [SignedSliceSummary], cdHashes: [[UInt8]]) {
+            self.path = path
+            self.slices = slices
+            self.cdHashes = cdHashes
+        }
     }
 
     /// Every Mach-O verified, innermost first.

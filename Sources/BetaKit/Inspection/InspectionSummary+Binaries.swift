@@ -128,6 +128,9 @@ public struct MachOSummary: Encodable, Sendable, Equatable {
     public var slices: [MachOSliceSummary]
     /// The input's size in bytes.
     public var size: UInt64
+    /// The code signature's structure and whether it verifies, for a signed Mach-O (its bundle's
+    /// Info.plist and resources are not checked on their own).
+    public var signature: CodeSignatureSummary? = nil
 }
 
 extension MachOSliceSummary {

@@ -50,6 +50,7 @@ enum InspectText {
                 if let problem = slice.problem { parts.append("problem: \(problem)") }
                 lines.add(slice.arch, parts.joined(separator: ", ") + (slice.path.map { "  \($0)" } ?? ""))
             }
+            if let signature = machO.signature { addSignature(signature, to: &lines, extra: &extra) }
         case let .crashReport(report):
             addCrash(report, to: &lines)
         case let .jetsam(report):
@@ -171,7 +172,7 @@ enum InspectText {
 
     /// The signature's structure, one line per CodeDirectory, and what iOS would refuse.
     static func addSignature(_ signature: CodeSignatureSummary, to lines: inout Lines, extra: inout [String]) {
-        lines.add("Signature", signature.valid ? "valid (every page, sealed file and CMS signature verified)" : "iOS would refuse it")
+        lines.add("Signature", signature.valid ? "valid (page hashes, sealed files and blobs, CMS signature)" : "iOS would refuse it")
         for executable in signature.executables {
             for slice in executable.slices {
                 let directories = slice.codeDirectories.map { "\($0.hashType) \($0.version) cdhash \($0.cdHash.prefix(12))…" }.joined(separator: ", ")
