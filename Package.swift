@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "AppleFormatsTests", dependencies: ["AppleFormats", "TestSupport"]),
         .testTarget(name: "BetaKitTests", dependencies: ["BetaKit", "AppleFormats", "HTTPClient", "CryptoCMS", "TestSupport"]),
         .testTarget(name: "BetaServerTests", dependencies: ["BetaServer", "BetaKit", "BetaServerHost", "TestSupport"]),
-        .testTarget(name: "BetactlTests", dependencies: ["betactl", "BetaKit", "TestSupport"]),
+        .testTarget(name: "BetactlTests", dependencies: ["betactl", "BetaKit", "AppleFormats", "CryptoCMS", "TestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
         // Embeds its own Fixture/ folder with the plugin and checks the bytes against the disk.
@@ -92,7 +92,7 @@ let package = Package(
             plugins: ["EmbedAssets"]
         ),
         .testTarget(name: "MultipartTests", dependencies: ["Multipart", "AppleFormats", "TestSupport"]),
-        .testTarget(name: "BetaWebTests", dependencies: ["BetaWeb", "BetaKit", "BetaServer", "AppleFormats", "TestSupport"]),
+        .testTarget(name: "BetaWebTests", dependencies: ["BetaWeb", "BetaKit", "BetaServer", "AppleFormats", "CryptoCMS", "TestSupport"]),
         .testTarget(name: "CryptoCMSTests", dependencies: ["CryptoCMS", "AppleFormats", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -192,9 +192,13 @@ import TestSupport
         defer { server.stop() }
         let directory = try TemporaryDirectory("nested-ipa")
         func upload(_ depth: Int) async throws -> CurlResponse {
-            let ipa = directory.child("Beta-\(depth).ipa")
-            let made = try await runTool("python3", ["-c", Self.nestedInfoPlistScript, WebFixture.app("Beta.ipa"), ipa, String(depth)])
+            let edited = directory.child("Beta-\(depth)-edited.ipa")
+            let made = try await runTool("python3", ["-c", Self.nestedInfoPlistScript, WebFixture.app("Beta.ipa"), edited, String(depth)])
             #expect(made.status == 0, "\(made.error)")
+            // Signed again after the edit, so only the nesting can stop it (betactl's signer reads
+            // Info.plist too, so one past the limit cannot be signed: its seal is broken, and the
+            // nesting is reported first).
+            let ipa = depth <= Self.plistLimit ? try ResignedIPA.make(from: edited, named: "Beta-\(depth).ipa", in: directory) : edited
             return try await api(server, "POST", "/releases", token: fixture.write, ["-F", "ipa=@\(ipa)", "-F", "again=true"])
         }
         let published = try await upload(Self.plistLimit)

@@ -54,7 +54,8 @@ import TestSupport
             """
         let edited = try await runTool("python3", ["-c", script, LocalFixtures.url("formats/app/Beta.ipa").path, ipa, Self.hostile])
         #expect(edited.status == 0, "\(edited.error)")
-        try cli.ok("release", ipa, "--allow-missing-symbols", "--notes", Self.hostile)
+        // Signed again after the edit, as a developer's re-export would be: `release` verifies signatures.
+        try cli.ok("release", try ResignedIPA.make(from: ipa, named: "hostile-signed.ipa", in: dir), "--allow-missing-symbols", "--notes", Self.hostile)
         let profile = try await Self.hostileProfile(in: dir)
         try cli.ok("import-profile", profile)
 

@@ -34,11 +34,33 @@ public enum ResigningFixtures {
         guard profiled.status == 0 else { throw ToolFailure(message: profiled.error) }
     }
 
+    /// A copy of `ipa` (a build edited after signing, say) signed again as its developer would
+    /// re-export it: unzipped into a scratch folder that also gets `cert.pem`, `key.pem` and
+    /// `new.mobileprovision` (see `make`), the app signed by `sign(appPath, "Payload/<Name>.app",
+    /// scratch)`, and zipped as `name` in `directory`. Returns the new ipa's path.
+    public static func resignedCopy(of ipa: String, named name: String, in directory: TemporaryDirectory,
+                                    sign: (_ app: String, _ name: String, _ credentials: TemporaryDirectory) throws -> Void) throws -> String {
+        let work = try TemporaryDirectory("resign")
+        let unzip = try runToolNow("unzip", ["-q", ipa, "-d", work.child("ipa")])
+        guard unzip.status == 0 else { throw ToolFailure(message: unzip.error) }
+        guard let app = try FileManager.default.contentsOfDirectory(atPath: work.child("ipa/Payload")).first(where: { $0.hasSuffix(".app") }) else {
+            throw ToolFailure(message: "\(ipa) holds no Payload/<Name>.app")
+        }
+        try make(in: work)
+        try sign(work.child("ipa/Payload/\(app)"), "Payload/\(app)", work)
+        let output = directory.child(name)
+        let zip = try runToolNow("zip", ["-qr", output, "Payload"], directory: work.child("ipa"))
+        guard zip.status == 0 else { throw ToolFailure(message: zip.error) }
+        return output
+    }
+
     /// A tool that failed while making the fixtures.
     public struct ToolFailure: Error, CustomStringConvertible {
         /// What it printed.
         public var message: String
         /// The message.
         public var description: String { message }
+        /// A failure that printed `message`.
+        public init(message: String) { self.message = message }
     }
 }
