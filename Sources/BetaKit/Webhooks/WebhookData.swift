@@ -14,8 +14,11 @@ public indirect enum WebhookData: Sendable, Equatable, ExpressibleByStringLitera
     /// An object whose members keep their order.
     case object([(String, WebhookData)])
 
+    /// A string literal.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer literal.
     public init(integerLiteral value: Int64) { self = .int(value) }
+    /// A boolean literal.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 
     /// A string, or null.
@@ -23,6 +26,7 @@ public indirect enum WebhookData: Sendable, Equatable, ExpressibleByStringLitera
     /// An integer, or null.
     public static func optional(_ value: Int64?) -> WebhookData { value.map { .int($0) } ?? .null }
 
+    /// Equal when their JSON text is.
     public static func == (lhs: WebhookData, rhs: WebhookData) -> Bool { lhs.json == rhs.json }
 
     /// The member `key` of an object.

@@ -13,6 +13,7 @@ public enum WebhookError: Error, Sendable, Equatable, CustomStringConvertible, C
     /// No webhook has this id.
     case unknownWebhook(String)
 
+    /// A sentence naming the value and the fix.
     public var description: String {
         switch self {
         case let .invalidURL(url):
@@ -30,6 +31,7 @@ public enum WebhookError: Error, Sendable, Equatable, CustomStringConvertible, C
         }
     }
 
+    /// Bad input, or a refusal.
     public var category: ErrorCategory {
         switch self {
         case .invalidURL, .unknownEvent, .unknownFormat: .invalidInput
