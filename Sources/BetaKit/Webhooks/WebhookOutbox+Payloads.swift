@@ -119,19 +119,8 @@ extension WebhookOutbox {
                     summary: "\(job) failed: \(error)", path: path, db: db, now: now)
     }
 
-    /// Whether build `a` is newer than `b`, comparing dot-separated numbers (then text).
-    static func isNewer(_ a: String, than b: String) -> Bool {
-        let left = a.split(separator: "."), right = b.split(separator: ".")
-        for index in 0 ..< max(left.count, right.count) {
-            let l = index < left.count ? left[index] : "0", r = index < right.count ? right[index] : "0"
-            if let x = Int(l), let y = Int(r) {
-                if x != y { return x > y }
-            } else if l != r {
-                return l > r
-            }
-        }
-        return false
-    }
+    /// Whether build `a` is newer than `b`.
+    static func isNewer(_ a: String, than b: String) -> Bool { BuildNumbers.isNewer(a, than: b) }
 
     static func pathComponent(_ text: String) -> String {
         var out = ""

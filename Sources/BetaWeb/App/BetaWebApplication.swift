@@ -31,6 +31,8 @@ public final class BetaWebApplication: Sendable {
     let webhooks: WebhookWorker
     /// Enrolment replies per tester link and per client address.
     let enrollmentLimits: (perTester: RateLimiter, perAddress: RateLimiter)
+    /// Update checks per credential and address.
+    let updateLimiter = RateLimiter(perMinute: 60, burst: 20)
     /// Failed dashboard logins per address.
     let loginThrottle = LoginThrottle()
     /// Live tokens and sessions by digest, for turning away uploads before their body is read.
