@@ -44,6 +44,7 @@ extension BetaWebApplication {
             addSymbolPages(&admin)
             addCrashPages(&admin)
             addApplePages(&admin)
+            addWebhookPages(&admin)
         }
     }
 
@@ -189,6 +190,8 @@ enum AdminNotice: String, Sendable {
     case profileImported = "profile-imported"
     case symbolsAdded = "symbols-added"
     case appleProvisioned = "apple-provisioned"
+    case webhookTestQueued = "webhook-test-queued"
+    case webhookRemoved = "webhook-removed"
 
     var text: String {
         switch self {
@@ -205,6 +208,8 @@ enum AdminNotice: String, Sendable {
         case .releaseRevoked: "The release was revoked; testers no longer see it."
         case .profileImported: "The profile was imported."
         case .symbolsAdded: "The symbols were archived."
+        case .webhookTestQueued: "A test event was queued; the deliveries below show its answer in a moment."
+        case .webhookRemoved: "The webhook and its deliveries were removed."
         case .appleProvisioned: "The approved devices are registered at Apple and the ad hoc profiles were regenerated and imported."
         }
     }
