@@ -51,7 +51,7 @@ class Handler(BaseHTTPRequestHandler):
             secrets = json.load(open(os.path.join(STATE, "secrets.json")))
         except (OSError, ValueError):
             secrets = {}
-        parts = self.path.strip("/").split("/")
+        parts = self.path.split("?")[0].strip("/").split("/")
         base = "/" + parts[0]
         with LOCK:
             count = COUNTS.get(self.path, 0) + 1

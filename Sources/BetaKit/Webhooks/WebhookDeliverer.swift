@@ -35,7 +35,8 @@ public struct WebhookDeliverer: Sendable {
         self.now = now
     }
 
-    struct Claim: Sendable {
+    /// One attempt, recorded and leased to this process, ready to be sent.
+    public struct Claim: Sendable {
         var attemptID: Int64
         var deliveryID: Int64
         var webhookID: Int64
@@ -53,8 +54,19 @@ public struct WebhookDeliverer: Sendable {
     @discardableResult
     public func deliverDue(limit: Int = 16, only deliveryID: Int64? = nil) throws -> Int {
         let claims = try claim(limit: limit, only: deliveryID)
-        for claim in claims { try record(claim, outcome: send(claim)) }
+        for claim in claims { try deliver(claim) }
         return claims.count
+    }
+
+    /// Records attempts for up to `limit` due deliveries (leased to this process) and returns
+    /// them; `deliver` sends each, and they may be sent at the same time.
+    public func claimDue(limit: Int) throws -> [Claim] {
+        try claim(limit: limit, only: nil)
+    }
+
+    /// Sends one claimed attempt and records what it got.
+    public func deliver(_ claim: Claim) throws {
+        try record(claim, outcome: send(claim))
     }
 
     /// When the next pending delivery is due, if one is.
@@ -73,24 +85,33 @@ public struct WebhookDeliverer: Sendable {
         let lease = nowMS + Int64((schedule.timeout + 30) * 1000)
         let pid = Int64(getpid())
         return try home.store.write { db in
-            // Attempts left unfinished by a process that is gone are over: their deliveries are due now.
-            for row in try db.query("SELECT id, delivery_id, owner_pid FROM webhook_attempts WHERE finished_at IS NULL") {
-                guard let id = row.int(0), let delivery = row.int(1), let owner = row.int(2), owner != pid,
-                      kill(pid_t(truncatingIfNeeded: owner), 0) != 0 && errno == ESRCH else { continue }
-                try db.query("UPDATE webhook_attempts SET finished_at = ?, error = 'interrupted: the process sending it stopped' WHERE id = ?",
-                             [.text(Timestamp.string(moment)), .integer(id)])
+            // Attempts left unfinished by a process that is gone, or past their lease, are over:
+            // their deliveries are due now.
+            for row in try db.query("SELECT id, delivery_id, owner_pid, lease_until_ms FROM webhook_attempts WHERE finished_at IS NULL") {
+                guard let id = row.int(0), let delivery = row.int(1), let owner = row.int(2) else { continue }
+                let ownerGone = owner != pid && kill(pid_t(truncatingIfNeeded: owner), 0) != 0 && errno == ESRCH
+                let leaseOver = (row.int(3) ?? 0) < nowMS
+                guard ownerGone || leaseOver else { continue }
+                let reason = ownerGone ? "interrupted: the process sending it stopped" : "interrupted: its lease ran out before an answer was recorded"
+                try db.query("UPDATE webhook_attempts SET finished_at = ?, error = ? WHERE id = ?",
+                             [.text(Timestamp.string(moment)), .text(reason), .integer(id)])
                 try db.query("UPDATE webhook_deliveries SET next_attempt_ms = ? WHERE id = ? AND state = 'pending'", [.integer(nowMS), .integer(delivery)])
             }
-            let filter = deliveryID == nil ? "d.next_attempt_ms <= ? AND w.disabled_at IS NULL" : "d.id = ?"
+            // One attempt at a time per endpoint: events reach it in order, and a slow one is not flooded.
+            let filter = deliveryID == nil ? """
+                d.next_attempt_ms <= ? AND w.disabled_at IS NULL AND NOT EXISTS (SELECT 1 FROM webhook_attempts a
+                    JOIN webhook_deliveries o ON o.id = a.delivery_id WHERE o.webhook_id = w.id AND a.finished_at IS NULL)
+                """ : "d.id = ?"
             let rows = try db.query("""
                 SELECT d.id, d.webhook_id, d.message_id, d.attempts, w.url, w.format, w.secret, w.allow_private,
                        e.type, e.payload, e.summary, e.link, e.created_at
                 FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN webhook_events e ON e.id = d.event_id
                 WHERE d.state = 'pending' AND \(filter) ORDER BY d.next_attempt_ms, d.id LIMIT ?
-                """, [.integer(deliveryID ?? nowMS), .integer(Int64(max(1, limit)))])
+                """, [.integer(deliveryID ?? nowMS), .integer(Int64(max(1, limit) * 8))])
             var claims: [Claim] = []
-            for row in rows {
-                guard let id = row.int(0), let webhook = row.int(1) else { continue }
+            var endpoints: Set<Int64> = []
+            for row in rows where claims.count < max(1, limit) {
+                guard let id = row.int(0), let webhook = row.int(1), endpoints.insert(webhook).inserted else { continue }
                 try db.query("INSERT INTO webhook_attempts (delivery_id, owner_pid, started_at, lease_until_ms) VALUES (?, ?, ?, ?)",
                              [.integer(id), .integer(pid), .text(Timestamp.string(moment)), .integer(lease)])
                 let attemptID = db.lastInsertRowID

@@ -49,7 +49,7 @@ public final class BetaWebApplication: Sendable {
         pool = try BlockingPool(configuration: configuration.blockingPool, name: "web-blocking")
         let crashes = try CrashIntake(home: home, pool: pool, configuration: configuration.crashes, now: configuration.now)
         self.crashes = crashes
-        let webhooks = WebhookWorker(home: home, pool: pool, configuration: configuration)
+        let webhooks = WebhookWorker(home: home, configuration: configuration)
         self.webhooks = webhooks
         // `release` or `add-symbols` may have queued reports again, or events: a change wakes the processor and the webhook sender.
         snapshots = SnapshotStore(home: home, pool: pool, watcher: try StoreChangeWatcher(store: home.store), onChange: {
@@ -70,7 +70,8 @@ public final class BetaWebApplication: Sendable {
         let snapshots = self.snapshots
         let home = self.home
         crashes.start()
-        webhooks.start()
+        // Without its threads, webhooks stay queued for the next start (or `betactl webhook test`).
+        try? webhooks.start()
         let task = Task {
             _ = try? await pool.run { try Archive(home: home).recordMissingProfileDevices() }
             // Requests check for changes themselves; this notices them while none come.

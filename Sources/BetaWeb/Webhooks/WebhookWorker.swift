@@ -7,27 +7,32 @@ import BetaKit
 import BetaServer
 import Synchronization
 
-/// The server's background webhook sender: it sends due deliveries on the blocking pool (never on
-/// an event loop), queues profile expiry notices once a minute, and otherwise sleeps until the
-/// next delivery is due, a database change wakes it, or a second passes.
+/// The server's background webhook sender: it sends due deliveries on a blocking pool of its own
+/// (never on an event loop, and never on the pool that serves pages, so a slow endpoint cannot
+/// hold up requests), several at a time so one slow endpoint does not hold up the others; it
+/// queues profile expiry notices once a minute, and otherwise sleeps until the next delivery is
+/// due, a database change wakes it, or a second passes.
 final class WebhookWorker: Sendable {
+    /// Deliveries sent at the same time.
+    static let concurrency = 4
     private let deliverer: WebhookDeliverer
-    private let pool: BlockingPool
+    private let runningPool = Mutex<BlockingPool?>(nil)
     private let enabled: Bool
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let signal = WakeSignal()
 
-    init(home: Home, pool: BlockingPool, configuration: WebConfiguration) {
+    init(home: Home, configuration: WebConfiguration) {
         // Retries follow the real clock even when pages' clock is pinned.
         deliverer = WebhookDeliverer(home: home, schedule: configuration.webhookSchedule)
-        self.pool = pool
         enabled = configuration.deliversWebhooks
     }
 
-    /// Starts the loop.
-    func start() {
+    /// Starts the loop, with its pool.
+    func start() throws {
         guard enabled else { return }
-        let deliverer = self.deliverer, pool = self.pool, signal = self.signal
+        let pool = try BlockingPool(configuration: .init(threads: Self.concurrency, queueLimit: 256), name: "webhooks")
+        runningPool.withLock { $0 = pool }
+        let deliverer = self.deliverer, signal = self.signal
         let started = Task {
             var lastExpiryCheck = Date.distantPast
             while !Task.isCancelled {
@@ -37,8 +42,16 @@ final class WebhookWorker: Sendable {
                         lastExpiryCheck = Date()
                         _ = try await pool.run { try deliverer.queueExpiryNotices() }
                     }
-                    let sent = try await pool.run { try deliverer.deliverDue(limit: 8) }
-                    if sent > 0 { continue }
+                    let claims = try await pool.run { try deliverer.claimDue(limit: Self.concurrency) }
+                    if !claims.isEmpty {
+                        await withTaskGroup(of: Void.self) { group in
+                            for claim in claims {
+                                // A failure to record leaves the attempt leased; it is retried when the lease ends.
+                                group.addTask { _ = try? await pool.run { try deliverer.deliver(claim) } }
+                            }
+                        }
+                        continue
+                    }
                     if let due = try await pool.run({ try deliverer.nextDue() }) {
                         let seconds = max(0.01, min(1, due.timeIntervalSinceNow))
                         wait = .milliseconds(Int(seconds * 1000))
@@ -57,13 +70,17 @@ final class WebhookWorker: Sendable {
     /// Tells the worker there may be new deliveries.
     func wake() { signal.wake() }
 
-    /// Stops the loop; an attempt in flight is retried by the next run.
+    /// Stops the loop and its pool; an attempt in flight is retried by the next run.
     func stop() {
         task.withLock { current in
             current?.cancel()
             current = nil
         }
         signal.wake()
+        runningPool.withLock { pool in
+            pool?.shutdown()
+            pool = nil
+        }
     }
 }
 
