@@ -216,3 +216,50 @@ import TestSupport
         #expect(requests[2].headers["webhook-signature"]?.hasPrefix("v1,") == true)
     }
 }
+
+/// The other commands' events: a download through the tester's page, an approved device request,
+/// a crash that starts a group and is symbolicated when its dSYM arrives.
+@Suite(.serialized) struct WebhookEventTests {
+    @Test func downloadsApprovalsAndCrashesAreDelivered() async throws {
+        let directory = try TemporaryDirectory()
+        let receiver = try WebhookReceiver()
+        let cli = Betactl(home: directory.child("home"))
+        try cli.ok("init", "--public-url", "https://beta.example.com")
+        let hook = try WebhookDeliveryTests.add(cli, receiver.base + "/ok", ["--event", "release.downloaded", "--event", "device.approved",
+                                                                             "--event", "crash.new_group", "--event", "crash.symbolicated"])
+        try receiver.expectSecret(hook.secret, for: "/ok")
+        let added = try cli.ok("add-tester", "Ann Lee", "--email", "ann@example.com")
+        let token = try #require(added.components(separatedBy: "/t/").last.map { String($0.prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) })
+        try cli.ok("release", WebhookDeliveryTests.fixture("app/Beta.ipa"), "--allow-missing-symbols")
+        let server = try WebhookDeliveryTests.serve(cli)
+        defer { _ = server.stop() }
+
+        let download = try await curl("\(server.base)/t/\(token)/releases/1/app.ipa")
+        #expect(download.status == 200)
+        // A request as a device enrolling from Ann's link leaves it, approved from the CLI.
+        _ = try runToolNow("sqlite3", [directory.child("home/betactl.sqlite"), """
+            INSERT INTO device_requests (udid, tester_id, family, product, device_name, requested_at)
+            VALUES ('00008120-0000000000000D01', 1, 'iphone', 'iPhone15,2', 'Ann''s phone', '2026-11-10T10:00:00Z')
+            """])
+        try cli.ok("approve-device", "00008120-0000000000000D01")
+        try cli.ok("add-crash", LocalFixtures.url("symbols/crashes/App-309.ips").path)
+        try cli.ok("add-symbols", LocalFixtures.url("symbols/arm64-dwarf4/App.dSYM").path)
+
+        let requests = receiver.waitFor { $0.count >= 4 }
+        #expect(Set(requests.map(WebhookDeliveryTests.type)) == ["release.downloaded", "device.approved", "crash.new_group", "crash.symbolicated"])
+        #expect(requests.allSatisfy { $0.verified == true && !$0.body.contains(token) })
+        func data(_ type: String) -> [String: Any] {
+            requests.first { WebhookDeliveryTests.type($0) == type }?.json["data"] as? [String: Any] ?? [:]
+        }
+        let downloaded = data("release.downloaded")
+        #expect(((downloaded["download"] as? [String: Any])?["tester"] as? [String: Any])?["name"] as? String == "Ann Lee")
+        #expect((downloaded["release"] as? [String: Any])?["id"] as? Int == 1)
+        let approved = data("device.approved")
+        #expect((approved["device"] as? [String: Any])?["udid"] as? String == "00008120-0000000000000D01")
+        #expect(approved["url"] as? String == "https://beta.example.com/admin/testers/1")
+        let group = data("crash.new_group")
+        #expect(((group["group"] as? [String: Any])?["url"] as? String)?.hasPrefix("https://beta.example.com/admin/crashes/groups/") == true)
+        #expect((group["report"] as? [String: Any])?["id"] as? Int == 1)
+        #expect(data("crash.symbolicated")["url"] as? String == "https://beta.example.com/admin/crashes/1")
+    }
+}
