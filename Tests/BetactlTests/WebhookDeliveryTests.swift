@@ -262,4 +262,27 @@ import TestSupport
         #expect((group["report"] as? [String: Any])?["id"] as? Int == 1)
         #expect(data("crash.symbolicated")["url"] as? String == "https://beta.example.com/admin/crashes/1")
     }
+
+    /// App-309.ips as another incident of build `build`.
+    static func crash(build: String, incident: String, in directory: TemporaryDirectory) throws -> String {
+        var text = try String(contentsOf: LocalFixtures.url("symbols/crashes/App-309.ips"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "4B1F2E3D-5A6C-4D7E-8F90-A1B2C3D4E5F6", with: incident)
+            .replacingOccurrences(of: "\"build_version\": \"42\"", with: "\"build_version\": \"\(build)\"")
+            .replacingOccurrences(of: "\"CFBundleVersion\": \"42\"", with: "\"CFBundleVersion\": \"\(build)\"")
+        let path = directory.child("App-\(build).ips")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func aCrashSeenAgainInANewerBuildIsRegressedButNotInAnOlderOne() throws {
+        let directory = try TemporaryDirectory()
+        let cli = Betactl(home: directory.child("home"))
+        try cli.ok("init")
+        try cli.ok("webhook", "add", "http://127.0.0.1:9/hook", "--allow-private", "--event", "crash.new_group", "--event", "crash.regressed")
+        try cli.ok("add-crash", try Self.crash(build: "42", incident: "4B1F2E3D-5A6C-4D7E-8F90-A1B2C3D4E501", in: directory))
+        try cli.ok("add-crash", try Self.crash(build: "43", incident: "4B1F2E3D-5A6C-4D7E-8F90-A1B2C3D4E502", in: directory))
+        try cli.ok("add-crash", try Self.crash(build: "41", incident: "4B1F2E3D-5A6C-4D7E-8F90-A1B2C3D4E503", in: directory))
+        let events = try runToolNow("sqlite3", [directory.child("home/betactl.sqlite"), "SELECT type FROM webhook_events ORDER BY id"]).text
+        #expect(events == "crash.new_group\ncrash.regressed\n", "the build 41 report is older than the last seen (43)")
+    }
 }
