@@ -125,6 +125,23 @@ import TestSupport
         #expect(payloads[0].contains("\"url\":\"https://beta.example.com/admin/profiles/\(imported.profile.uuid)\""))
     }
 
+    @Test func anAddressThatTurnedPrivateIsRefusedAgainBeforeEachAttempt() throws {
+        let directory = try TemporaryDirectory()
+        let home = try Self.home(directory)
+        let receiver = try WebhookReceiver()
+        // As if the name resolved publicly when it was added and to loopback now.
+        try home.store.write { db in
+            try db.query("INSERT INTO webhooks (url, events, format, secret, allow_private, created_at) VALUES (?, '', 'standard', '00', 0, '2026-01-01T00:00:00Z')",
+                         [.text(receiver.base + "/ok")])
+        }
+        _ = try Roster(home: home).addTester(NewTester(name: "Ann"), now: Date())
+        #expect(try WebhookDeliverer(home: home).deliverDue() == 1)
+        let delivery = try #require(try Webhooks(home: home).deliveries().first)
+        #expect(delivery.state == "pending" && delivery.lastStatus == nil)
+        #expect(delivery.lastError?.contains("resolves to 127.0.0.1, a loopback address") == true, "\(delivery.lastError ?? "")")
+        #expect(receiver.requests.isEmpty, "nothing was sent")
+    }
+
     @Test func buildsCompareByTheirNumbers() {
         #expect(WebhookOutbox.isNewer("10", than: "9") && WebhookOutbox.isNewer("1.2.10", than: "1.2.9") && WebhookOutbox.isNewer("2", than: "1.9"))
         #expect(!WebhookOutbox.isNewer("9", than: "10") && !WebhookOutbox.isNewer("3", than: "3") && !WebhookOutbox.isNewer("1.0", than: "1"))
