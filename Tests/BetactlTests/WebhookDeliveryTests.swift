@@ -118,7 +118,7 @@ import TestSupport
         #expect(listed.first { $0.webhookId == failing.id }.map { $0.state == "delivered" && $0.attempts == 3 } == true)
         #expect(listed.first { $0.webhookId == slow.id }.map { $0.state == "delivered" && $0.attempts == 2 } == true)
         #expect(listed.first { $0.webhookId == limited.id }.map { $0.state == "delivered" && $0.attempts == 2 } == true)
-        let attempts = try runToolNow("sqlite3", [directory.child("home/betactl.sqlite"),
+        let attempts = try runToolNow("sqlite3", ["-cmd", ".timeout 30000", directory.child("home/betactl.sqlite"),
                                                   "SELECT error FROM webhook_attempts WHERE error LIKE '%did not answer within 10 s%'"])
         #expect(attempts.text.contains("did not answer within 10 s"), "the slow endpoint's first attempt timed out")
     }
@@ -145,12 +145,12 @@ import TestSupport
         var state = ""
         let deadline = Date().addingTimeInterval(60)
         repeat {
-            state = try runToolNow("sqlite3", [directory.child("home/betactl.sqlite"), "SELECT state, attempts FROM webhook_deliveries"]).text
+            state = try runToolNow("sqlite3", ["-cmd", ".timeout 30000", directory.child("home/betactl.sqlite"), "SELECT state, attempts FROM webhook_deliveries"]).text
             if state.hasPrefix("delivered") { break }
             Thread.sleep(forTimeInterval: 0.1)
         } while Date() < deadline
         #expect(state == "delivered|1\n", "the interrupted attempt is not counted as an answer")
-        let interrupted = try runToolNow("sqlite3", [directory.child("home/betactl.sqlite"), "SELECT count(*) FROM webhook_attempts WHERE error LIKE 'interrupted%'"])
+        let interrupted = try runToolNow("sqlite3", ["-cmd", ".timeout 30000", directory.child("home/betactl.sqlite"), "SELECT count(*) FROM webhook_attempts WHERE error LIKE 'interrupted%'"])
         #expect(interrupted.text == "1\n")
         Thread.sleep(forTimeInterval: 0.5)
         #expect(receiver.requests.count == 2, "nothing more is sent")
@@ -237,16 +237,18 @@ import TestSupport
         let download = try await curl("\(server.base)/t/\(token)/releases/1/app.ipa")
         #expect(download.status == 200)
         // A request as a device enrolling from Ann's link leaves it, approved from the CLI.
-        _ = try runToolNow("sqlite3", [directory.child("home/betactl.sqlite"), """
+        let planted = try runToolNow("sqlite3", ["-cmd", ".timeout 30000", directory.child("home/betactl.sqlite"), """
             INSERT INTO device_requests (udid, tester_id, family, product, device_name, requested_at)
             VALUES ('00008120-0000000000000D01', 1, 'iphone', 'iPhone15,2', 'Ann''s phone', '2026-11-10T10:00:00Z')
             """])
+        #expect(planted.status == 0, "\(planted.error)")
         try cli.ok("approve-device", "00008120-0000000000000D01")
         try cli.ok("add-crash", LocalFixtures.url("symbols/crashes/App-309.ips").path)
         try cli.ok("add-symbols", LocalFixtures.url("symbols/arm64-dwarf4/App.dSYM").path)
 
-        let requests = receiver.waitFor { $0.count >= 4 }
-        #expect(Set(requests.map(WebhookDeliveryTests.type)) == ["release.downloaded", "device.approved", "crash.new_group", "crash.symbolicated"])
+        let expected: Set<String> = ["release.downloaded", "device.approved", "crash.new_group", "crash.symbolicated"]
+        let requests = receiver.waitFor { Set($0.map(WebhookDeliveryTests.type)).isSuperset(of: expected) }
+        #expect(requests.map(WebhookDeliveryTests.type).sorted() == expected.sorted(), "each once: \(requests.map { "\(WebhookDeliveryTests.type($0)) \($0.headers["webhook-id"] ?? "")" })")
         #expect(requests.allSatisfy { $0.verified == true && !$0.body.contains(token) })
         func data(_ type: String) -> [String: Any] {
             requests.first { WebhookDeliveryTests.type($0) == type }?.json["data"] as? [String: Any] ?? [:]
@@ -282,7 +284,7 @@ import TestSupport
         try cli.ok("add-crash", try Self.crash(build: "42", incident: "4B1F2E3D-5A6C-4D7E-8F90-A1B2C3D4E501", in: directory))
         try cli.ok("add-crash", try Self.crash(build: "43", incident: "4B1F2E3D-5A6C-4D7E-8F90-A1B2C3D4E502", in: directory))
         try cli.ok("add-crash", try Self.crash(build: "41", incident: "4B1F2E3D-5A6C-4D7E-8F90-A1B2C3D4E503", in: directory))
-        let events = try runToolNow("sqlite3", [directory.child("home/betactl.sqlite"), "SELECT type FROM webhook_events ORDER BY id"]).text
+        let events = try runToolNow("sqlite3", ["-cmd", ".timeout 30000", directory.child("home/betactl.sqlite"), "SELECT type FROM webhook_events ORDER BY id"]).text
         #expect(events == "crash.new_group\ncrash.regressed\n", "the build 41 report is older than the last seen (43)")
     }
 }

@@ -136,9 +136,12 @@ extension CrashStore {
             try db.query("INSERT INTO crash_groups (signature_key, exception_type, frames, title, first_seen_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (signature_key) DO NOTHING",
                          [.text(signature.key), .text(signature.exceptionType), .text(signature.frames.joined(separator: "\n")),
                           .text(signature.description), .text(receivedAt)])
-            if db.changes > 0 {
+            // Only a report's first processing tells of a crash: processing it again (its symbols
+            // arrived, say) may regroup it under a better signature, which is not a new crash.
+            let created = db.changes > 0
+            if oldSignature == nil, created {
                 groupEvent = .crashNewGroup
-            } else if oldSignature != signature.key, try Self.isRegression(build: analysis.appBuild, signature: signature.key, report: id, db: db) {
+            } else if oldSignature == nil, try Self.isRegression(build: analysis.appBuild, signature: signature.key, report: id, db: db) {
                 groupEvent = .crashRegressed
             }
         }

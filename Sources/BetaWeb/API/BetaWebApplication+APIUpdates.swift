@@ -126,7 +126,9 @@ extension BetaWebApplication {
                                               : "no release has the bundle id \(bundleID); check the app's CFBundleIdentifier")
         }
         if let running = request.queryValue("build"), !running.isEmpty, !BuildNumbers.isNewer(newest.build ?? "", than: running) {
-            return Response(status: .noContent)
+            var current = Response(status: .noContent)
+            current.headers.add("Vary", "X-Tester-Token")
+            return current
         }
         var answer = UpdateJSON(releaseId: newest.id, bundleId: newest.bundleID, name: newest.displayName ?? newest.bundleID, version: newest.version,
                                 build: newest.build, notes: newest.notes, size: snapshot.packageSizes[newest.id], date: Timestamp.string(newest.createdAt))
@@ -135,6 +137,9 @@ extension BetaWebApplication {
             answer.installPageURL = urls.release(newest.id)
             answer.installURL = TesterURLs.installLink(manifest: urls.manifest(newest.id))
         }
-        return try Response.api(answer)
+        var response = try Response.api(answer)
+        // Answers differ by tester: a shared cache must key them by the token too.
+        response.headers.add("Vary", "X-Tester-Token")
+        return response
     }
 }
