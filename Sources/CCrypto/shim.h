@@ -335,4 +335,96 @@ static inline unsigned long bk_crypto_take_error(char *buffer, size_t size) {
     return code;
 }
 
+
+/* ---- Code signatures (issue 19): detached CMS over a CodeDirectory. Uses only entry points
+   resolved above. ---- */
+
+/* Checks every signature of detached SignedData `cms` over `content` (the signed attributes'
+   message digest must be that of `content`); 1 when every signature verifies. The signers'
+   certificates are not judged: the caller compares them with the profile's. */
+static inline int bk_crypto_cms_verify_detached(bk_crypto_cms *cms, bk_crypto_bio *content) {
+    return bk_crypto()->CMS_verify(cms, NULL, NULL, content, NULL, BK_CMS_BINARY | BK_CMS_NO_SIGNER_CERT_VERIFY);
+}
+
+/* CMS_sign flags (cms.h) for a detached signature finished after attributes are added. */
+#define BK_CMS_DETACHED 0x40
+#define BK_CMS_PARTIAL 0x4000
+/* V_ASN1_OCTET_STRING (asn1.h). */
+#define BK_V_ASN1_OCTET_STRING 4
+
+/* The three further entry points code signing needs, resolved on first use from the same library
+   (dlopen hands back the handle already loaded). */
+typedef struct {
+    bk_crypto_stack *(*CMS_get0_SignerInfos)(bk_crypto_cms *);
+    int (*CMS_signed_add1_attr_by_txt)(void *, const char *, int, const void *, int);
+    int (*CMS_final)(bk_crypto_cms *, bk_crypto_bio *, bk_crypto_bio *, unsigned int);
+    const char *failure;
+    pthread_once_t once;
+} bk_crypto_codesign_api;
+
+static inline bk_crypto_codesign_api *bk_crypto_codesign_state(void) {
+    static bk_crypto_codesign_api state = { .once = PTHREAD_ONCE_INIT };
+    return &state;
+}
+
+static inline void bk_crypto_codesign_load(void) {
+    bk_crypto_codesign_api *api = bk_crypto_codesign_state();
+    if (bk_crypto_load_error() != NULL) {
+        api->failure = bk_crypto_load_error();
+        return;
+    }
+    bk_crypto_loader *loader = bk_crypto_loader_state();
+    void *library = NULL;
+    if (loader->preferred[0] != '\0') {
+        library = dlopen(loader->preferred, RTLD_NOW | RTLD_LOCAL);
+    } else {
+#if defined(__APPLE__)
+        static const char *const names[] = { "/opt/homebrew/opt/openssl@3/lib/libcrypto.3.dylib",
+                                             "/usr/local/opt/openssl@3/lib/libcrypto.3.dylib",
+                                             "/opt/local/lib/libcrypto.3.dylib", NULL };
+#else
+        static const char *const names[] = { "libcrypto.so.3", "libcrypto.so.1.1", NULL };
+#endif
+        for (int index = 0; names[index] != NULL && library == NULL; index++) library = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
+    }
+    if (library == NULL) {
+        api->failure = "libcrypto could not be opened again for code signing";
+        return;
+    }
+    api->CMS_get0_SignerInfos = (__typeof__(api->CMS_get0_SignerInfos))dlsym(library, "CMS_get0_SignerInfos");
+    api->CMS_signed_add1_attr_by_txt = (__typeof__(api->CMS_signed_add1_attr_by_txt))dlsym(library, "CMS_signed_add1_attr_by_txt");
+    api->CMS_final = (__typeof__(api->CMS_final))dlsym(library, "CMS_final");
+    if (api->CMS_get0_SignerInfos == NULL || api->CMS_signed_add1_attr_by_txt == NULL || api->CMS_final == NULL) {
+        api->failure = "CMS_get0_SignerInfos, CMS_signed_add1_attr_by_txt or CMS_final is missing from libcrypto";
+    }
+}
+
+/* Why code signing cannot use libcrypto, or NULL. */
+static inline const char *bk_crypto_codesign_load_error(void) {
+    bk_crypto_codesign_api *api = bk_crypto_codesign_state();
+    pthread_once(&api->once, bk_crypto_codesign_load);
+    return api->failure;
+}
+
+/* Detached CMS SignedData over `content` by `certificate` (with `chain`), whose signed attributes
+   (content type, signing time, message digest) also hold `oid` = OCTET STRING `value`, as codesign's
+   CMS blob carries the CDHashes. NULL on failure (the reason is on libcrypto's error queue). */
+static inline bk_crypto_cms *bk_crypto_cms_sign_detached_with_attribute(bk_crypto_x509 *certificate, bk_crypto_pkey *key,
+                                                                      bk_crypto_stack *chain, bk_crypto_bio *content,
+                                                                      const char *oid, const void *value, int length) {
+    if (bk_crypto_codesign_load_error() != NULL) return NULL;
+    bk_crypto_codesign_api *api = bk_crypto_codesign_state();
+    unsigned int flags = BK_CMS_BINARY | BK_CMS_NOSMIMECAP | BK_CMS_DETACHED | BK_CMS_PARTIAL;
+    bk_crypto_cms *cms = bk_crypto()->CMS_sign(certificate, key, chain, NULL, flags);
+    if (cms == NULL) return NULL;
+    bk_crypto_stack *infos = api->CMS_get0_SignerInfos(cms);
+    void *info = infos != NULL && bk_crypto()->OPENSSL_sk_num(infos) > 0 ? bk_crypto()->OPENSSL_sk_value(infos, 0) : NULL;
+    if (info == NULL || api->CMS_signed_add1_attr_by_txt(info, oid, BK_V_ASN1_OCTET_STRING, value, length) != 1
+        || api->CMS_final(cms, content, NULL, flags) != 1) {
+        bk_crypto()->CMS_ContentInfo_free(cms);
+        return NULL;
+    }
+    return cms;
+}
+
 #endif

@@ -59,6 +59,30 @@ import TestSupport
         #expect(try await curl("\(server.base)/t/\(fixture.annToken)").status == 200)
     }
 
+    @Test func theTestersCrashFormTakesAnIPSNestedToTheLimitAndMarksOneLevelMoreUnreadableWithTheServerUp() async throws {
+        let fixture = try WebFixture()
+        let server = try fixture.serve()
+        defer { _ = server.stop() }
+        let page = "\(server.base)/t/\(fixture.annToken)"
+        let directory = try TemporaryDirectory("nested-form")
+        for (number, depth) in [(1, Self.jsonLimit), (2, Self.jsonLimit + 1), (3, 450)] {
+            let file = directory.child("report-\(number).ips")
+            try CrashIncidents.renumbered(try Self.ips(depth: depth), number).write(to: URL(fileURLWithPath: file))
+            let upload = try await curl("\(page)/crashes", ["-F", "report=@\(file)"])
+            #expect(upload.status == 200, "depth \(depth): \(upload.status)")
+            #expect(upload.text.contains("Received as report \(number)."), "depth \(depth): \(upload.text)")
+            let report = try await fixture.processedReport(number)
+            if depth <= Self.jsonLimit {
+                #expect(report["status"] as? String == "partial", "depth \(depth): \(report)")
+            } else {
+                #expect(report["status"] as? String == "unreadable", "depth \(depth): \(report)")
+                #expect("\(report)".contains("nest \(Self.jsonLimit + 1) levels deep, more than the \(Self.jsonLimit) allowed"), "depth \(depth): \(report)")
+            }
+        }
+        #expect(server.process.isRunning)
+        #expect(try await curl(page).status == 200)
+    }
+
     @Test func kscrashReportsNestedToTheLimitAreProcessedAndOneLevelMoreIsRefusedWithTheServerUp() async throws {
         let fixture = try WebFixture()
         let key = try fixture.crashKey()

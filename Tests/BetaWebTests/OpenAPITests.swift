@@ -67,6 +67,8 @@ import TestSupport
             ("GET /releases", "/releases", []),
             ("POST /releases", "/releases", ["-F", "ipa=@\(app("Beta.ipa"))", "-F", "again=true", "-F", "notes=docs"]),
             ("GET /releases/{id}", "/releases/1", []),
+            ("POST /releases/{id}/resign", "/releases/1/resign", ["-H", "Content-Type: application/json", "--data-binary",
+                                                                 #"{"profile": "\#(ResigningFixtures.profileName)"}"#]),
             ("POST /releases/{id}/revoke", "/releases/1/revoke", []),
             ("GET /symbols", "/symbols", []),
             ("GET /symbols/missing", "/symbols/missing", []),
@@ -127,7 +129,6 @@ import TestSupport
         ]), as: UTF8.self)
         let server = try await fixture.serve()
         defer { server.stop() }
-        let profile = try #require((try cliJSON(fixture.cli, "profiles", "--json") as? [[String: Any]])?.first?["uuid"] as? String)
         let document = try await api(server, "GET", "/openapi.json", token: nil).object()
         let key = try #require((try cliJSON(fixture.cli, "crash-key", "create", "com.example.beta", "--json") as? [String: Any])?["key"] as? String)
         // Crash reports to read: a crash symbolicated with its dSYM, and a low-memory report.
@@ -138,6 +139,12 @@ import TestSupport
         }
         let crashGroup = try CrashScenario.group(fixture.cli, 1)
         try Self.plantDeviceRequests(home: fixture.cli.home)
+        // A code-signing identity and a profile listing it, for the re-signing call.
+        let signing = try TemporaryDirectory("openapi-resign")
+        try ResigningFixtures.make(in: signing)
+        try fixture.cli.ok("code-identity", "import", signing.child("cert.pem"), signing.child("key.pem"))
+        let profile = try #require((try cliJSON(fixture.cli, "profiles", "--json") as? [[String: Any]])?.first?["uuid"] as? String)
+        try fixture.cli.ok("import-profile", signing.child("new.mobileprovision"))
         let calls = Self.calls(profile: profile, key: key, crashGroup: crashGroup, apple: apple, tester: fixture.web.annToken, app: WebFixture.app)
         #expect(Set(calls.map(\.operation)) == (try Self.documented(document)), "the table covers exactly the documented operations")
         // Each operation is called with the smallest scope its document states (none, read, write or

@@ -63,6 +63,14 @@ import TestSupport
         switch path {
         case "SOURCES.md", "ipas/not-an-ipa.ipa", "devices/asc_devices_response_fastlane.json": return nil
         case let p where p.hasPrefix("crash/crashprobe/") && p.hasSuffix(".json"): return nil  // Sentry events
+        // Apple-signed bundles: asset catalogs, compiled nibs, PkgInfo, PEM keys and scripts are not Apple files betactl reads.
+        case let p where p.hasPrefix("signed/") && (p.hasSuffix(".car") || p.hasSuffix(".nib") || p.hasSuffix("/PkgInfo")
+                                                    || p.hasSuffix(".pem") || p.hasSuffix(".rst") || p.hasSuffix(".sh")): return nil
+        case "enrollment/Apple_iPhone_Device_CA_Fullchain.pem": return nil
+        case let p where p.hasPrefix("enrollment/"): return "device-enrollment-reply"
+        case let p where p.hasSuffix("/_CodeSignature/CodeResources") || p.hasSuffix(".mobileprovision.plist"): return "plist"
+        case let p where p.hasPrefix("signed/") && p.hasSuffix(".mobileprovision"): return "provisioning-profile"
+        case let p where p.hasPrefix("signed/") && !p.hasSuffix(".plist"): return "macho"
         case let p where p.hasSuffix("Info.plist") || p.hasPrefix("macho/Info_") || p.hasPrefix("macho/entitlements_"): return "plist"
         case let p where p.contains("/Contents/Resources/DWARF/"): return "dsym"
         case let p where p.hasPrefix("profiles/"): return "provisioning-profile"
@@ -70,16 +78,6 @@ import TestSupport
         case let p where p.hasPrefix("icons/"): return "png"
         case let p where p.hasPrefix("ipas/"): return "ipa"
         case "macho/macho_fastlane_very-capable-app.bin": return "macho"
-        case "enrollment/Apple_iPhone_Device_CA_Fullchain.pem": return nil
-        case let p where p.hasPrefix("enrollment/") && p.hasSuffix(".p7s"): return "device-enrollment-reply"
-        // Apple-signed app bundles and their unsigned twins: the Mach-Os, the plists (CodeResources is
-        // one), a provisioning profile; asset catalogs, nibs, PkgInfo and PEM keys are not betactl's.
-        case let p where p.hasPrefix("signed/"):
-            let name = p.split(separator: "/").last.map(String.init) ?? p
-            if name.hasSuffix(".dylib") || name == "isignTestApp" { return "macho" }
-            if name.hasSuffix(".plist") || name == "CodeResources" { return "plist" }
-            if name.hasSuffix(".mobileprovision") { return "provisioning-profile" }
-            return nil
         case let p where p.hasPrefix("crash/kscrash/") && p.hasSuffix(".json"): return "kscrash-report"
         default: return "crash-report"
         }

@@ -41,10 +41,10 @@ import TestSupport
         let screen = try freshHome("home").runOnTerminal(["add-symbols", try largeDSYM()])
         #expect(screen.contains(Self.redraw + "hashing 100% (9 of 9 MB)"))
         #expect(screen.contains(Self.redraw + "verifying "))
-        #expect(screen.contains(Self.redraw + "indexing symbols 4C4C44B7-5555-3144-A1A4-8F7C43F275A5 (arm64) 100%"))
-        #expect(screen.contains(Self.redraw + "indexing symbols 4C4C44E8-5555-3144-A1BC-674FE880FB40 (arm64e) 100%"))
+        #expect(screen.contains(Self.redraw + "indexing symbols 4C4C44A8-5555-3144-A1C8-1A6BD73D7603 (arm64) 100%"))
+        #expect(screen.contains(Self.redraw + "indexing symbols 4C4C44AD-5555-3144-A124-A8077B0075C5 (arm64e) 100%"))
         // The line is erased before the summary, so the summary starts a clean line.
-        #expect(screen.contains(Self.redraw + "added    4C4C44B7"))
+        #expect(screen.contains(Self.redraw + "added    4C4C44A8"))
         #expect(screen.contains("Archived 2 new symbol slices."))
     }
 
@@ -54,14 +54,14 @@ import TestSupport
         ])
         #expect(screen.contains("as release 1"))
         #expect(screen.contains(Self.redraw + "hashing 100% (9 of 9 MB)"))
-        #expect(screen.contains(Self.redraw + "indexing symbols 4C4C445C-5555-3144-A15B-159B103B8572 (arm64) 100%"))
+        #expect(screen.contains(Self.redraw + "indexing symbols 4C4C44E4-5555-3144-A15B-E60F9C8F7CB8 (arm64) 100%"))
     }
 
     @Test func smallInputsGetNoIngestBarButIndexingIsStillShown() throws {
         let screen = try freshHome("home").runOnTerminal(["add-symbols", Self.fixture("Beta.app.dSYM.zip")])
         #expect(!screen.contains("hashing"))
         #expect(!screen.contains("verifying"))
-        #expect(screen.contains(Self.redraw + "indexing symbols 4C4C44B7-5555-3144-A1A4-8F7C43F275A5 (arm64)"))
+        #expect(screen.contains(Self.redraw + "indexing symbols 4C4C44A8-5555-3144-A1C8-1A6BD73D7603 (arm64)"))
     }
 
     @Test func noProgressWhenStandardErrorIsAPipe() throws {

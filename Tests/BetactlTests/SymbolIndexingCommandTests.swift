@@ -65,7 +65,7 @@ import TestSupport
         let cli = Betactl(home: home)
         try cli.ok("init")
         // A folder where the index file must go makes that one build fail at its final rename.
-        let blocked = "4C4C44B7-5555-3144-A1A4-8F7C43F275A5"
+        let blocked = "4C4C44A8-5555-3144-A1C8-1A6BD73D7603"
         try FileManager.default.createDirectory(atPath: Self.indexPath(home, uuid: blocked, arch: "arm64"), withIntermediateDirectories: true)
         let result = try cli.run("release", Self.fixture("formats/app/Beta.ipa"), "--dsym", Self.fixture("formats/app/Beta.app.dSYM.zip"),
                                  "--dsym", Self.fixture("formats/app/BetaWidget.appex.dSYM.zip"))
@@ -75,8 +75,8 @@ import TestSupport
         #expect(result.stderr.contains("); `betactl symbolicate` will rebuild it when it needs it"))
         #expect(result.stderr.components(separatedBy: "warning:").count == 2, "only the blocked slice warns: \(result.stderr)")
         // The other slices were indexed, and the release with all its symbols is there.
-        #expect(Self.inode(Self.indexPath(home, uuid: "4C4C44E8-5555-3144-A1BC-674FE880FB40", arch: "arm64e")) != nil)
-        #expect(Self.inode(Self.indexPath(home, uuid: "4C4C445C-5555-3144-A15B-159B103B8572", arch: "arm64")) != nil)
+        #expect(Self.inode(Self.indexPath(home, uuid: "4C4C44AD-5555-3144-A124-A8077B0075C5", arch: "arm64e")) != nil)
+        #expect(Self.inode(Self.indexPath(home, uuid: "4C4C44E4-5555-3144-A15B-E60F9C8F7CB8", arch: "arm64")) != nil)
         #expect(try cli.ok("symbols").contains(blocked))
         #expect(try cli.ok("releases").contains("Beta"))
     }
@@ -110,7 +110,7 @@ import TestSupport
         let result = try cli.run("add-symbols", Self.fixture("formats/app/Beta.app.dSYM.zip"))
         #expect(result.status == 0)
         #expect(result.stdout.contains("Archived 2 new symbol slices."))
-        for key in ["4C4C44B7-5555-3144-A1A4-8F7C43F275A5 (arm64)", "4C4C44E8-5555-3144-A1BC-674FE880FB40 (arm64e)"] {
+        for key in ["4C4C44A8-5555-3144-A1C8-1A6BD73D7603 (arm64)", "4C4C44AD-5555-3144-A124-A8077B0075C5 (arm64e)"] {
             #expect(result.stderr.contains("warning: the symbols of \(key) are archived but their index could not be built (cannot use the cache folder \(home)/cache/symbols"))
         }
     }

@@ -1,3 +1,4 @@
+@testable import BetaKit
 import Foundation
 import Testing
 import TestSupport
@@ -57,9 +58,19 @@ import TestSupport
         let profile = try await Self.hostileProfile(in: dir)
         try cli.ok("import-profile", profile)
 
+        // An open device request from Eve, as her device's enrolment leaves it (a device's own name
+        // cannot carry control characters: the reply is refused; the tester's name can).
+        let home = try Home.open(at: cli.home)
+        try home.store.write { db in
+            try db.query("""
+                INSERT INTO device_requests (udid, tester_id, family, product, device_name, requested_at)
+                VALUES ('00008030-0000000000000A02', 1, 'iphone', 'iPhone15,2', 'Eve phone', '2026-11-10T10:00:00Z')
+                """)
+        }
+
         let listings: [[String]] = [["crashes"], ["show-crash", "1"], ["testers"], ["show-tester", "1"], ["devices"], ["releases"], ["profiles"],
                                     ["inspect", crash], ["inspect", profile], ["inspect", ipa], ["show-release", "1"], ["crash-groups"],
-                                    ["symbolicate", crash]]
+                                    ["symbolicate", crash], ["requests"]]
         for arguments in listings {
             let result = try cli.run(arguments)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")

@@ -28,7 +28,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}
 
 swift_flags=(-swift-version 6 -O -assert-config Debug -g -sanitize=fuzzer,address -parse-as-library -wmo
              -I "$out/modules" -I "$root/Sources/CZlib" -I "$root/Sources/CSQLite" -I "$root/Sources/CSystemShim"
-             -I "$root/Sources/CCrypto")
+             -I "$root/Sources/CCrypto" -I "$root/Sources/CCurl")
 
 # Compiles one module's sources together with its harness files; skipped when neither they nor the
 # modules it imports (named after it, already built) changed, since -O inlines across modules.
@@ -53,11 +53,12 @@ build() {
     mkdir -p "$out/obj" "$out/modules"
     build_module AppleFormats
     build_module CryptoCMS
-    build_module BetaKit AppleFormats CryptoCMS
+    build_module HTTPClient
+    build_module BetaKit AppleFormats CryptoCMS HTTPClient
     build_module BetaServer AppleFormats
     build_module Mustache AppleFormats
     build_module Multipart AppleFormats
-    local objects=("$out/obj/AppleFormats.o" "$out/obj/CryptoCMS.o" "$out/obj/BetaKit.o" "$out/obj/BetaServer.o" "$out/obj/Mustache.o" "$out/obj/Multipart.o")
+    local objects=("$out/obj/AppleFormats.o" "$out/obj/CryptoCMS.o" "$out/obj/HTTPClient.o" "$out/obj/BetaKit.o" "$out/obj/BetaServer.o" "$out/obj/Mustache.o" "$out/obj/Multipart.o")
     local main="$here/Harnesses/Main/FuzzMain.swift"
     if [[ -f "$binary" ]] && [[ -z "$(find "${objects[@]}" "$main" -newer "$binary")" ]]; then return; fi
     echo "linking $binary" >&2

@@ -1,5 +1,7 @@
 """Builds a large ipa for bench/ingest: the generated Beta app (valid profile, signed executables)
-plus assets to reach the requested size, half incompressible and half compressible like real apps.
+plus files to reach the requested size, half incompressible and half compressible like real apps.
+They go in the ipa's Symbols/ folder (beside Payload/, where Xcode puts symbol files), because files
+added inside the signed app would break its CodeResources seal and `release` would refuse it.
 Also writes the app's dSYM zip so `betactl release` accepts the build."""
 import os
 import random
@@ -28,13 +30,13 @@ with zipfile.ZipFile(source) as archive, \
         chunk = min(remaining, 8 << 20)
         if index % 2 == 0:
             data = os.urandom(chunk)  # images, audio: already compressed
-            name = f"Payload/Beta.app/Assets/blob{index:04d}.bin"
+            name = f"Symbols/blob{index:04d}.bin"
         else:
             text = bytearray()
             while len(text) < chunk:
                 text += b" ".join(rng.choice(words) for _ in range(64)) + b"\n"
             data = bytes(text[:chunk])  # json, nibs, strings: compressible
-            name = f"Payload/Beta.app/Assets/text{index:04d}.json"
+            name = f"Symbols/text{index:04d}.json"
         ipa.writestr(name, data)
         remaining -= chunk
         index += 1

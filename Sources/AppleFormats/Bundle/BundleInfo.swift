@@ -22,6 +22,8 @@ public struct BundleInfo: Sendable, Equatable {
     public var isWatchApp: Bool
     /// Icon base names in preference order (CFBundleIcons, iPad variant, CFBundleIconFiles, CFBundleIconFile).
     public var iconNames: [String]
+    /// CFBundleSupportedPlatforms, such as `iPhoneOS` or `iPhoneSimulator`.
+    public var supportedPlatforms: [String] = []
 
     /// Reads an Info.plist (binary or XML).
     public init(bytes: [UInt8]) throws(PlistError) {
@@ -39,6 +41,7 @@ public struct BundleInfo: Sendable, Equatable {
         }
         bundleIdentifier = identifier
         executableName = entries["CFBundleExecutable"]?.string
+        supportedPlatforms = entries["CFBundleSupportedPlatforms"]?.stringArray ?? []
         displayName = entries["CFBundleDisplayName"]?.string ?? entries["CFBundleName"]?.string
         shortVersion = entries["CFBundleShortVersionString"]?.string
         buildVersion = entries["CFBundleVersion"]?.string

@@ -36,6 +36,12 @@ public struct CodeSignature: Sendable {
     public var identifier: String?
     /// The team identifier from the first CodeDirectory (version 0x20200 and later).
     public var teamIdentifier: String?
+    /// The whole SuperBlob as stored, so each blob's exact bytes can be hashed and compared.
+    public var superBlob: [UInt8]
+    /// The requirements blob magic.
+    public static let requirementsMagic: UInt32 = 0xfade_0c01
+    /// The CMS signature wrapper blob magic.
+    public static let blobWrapperMagic: UInt32 = 0xfade_0b01
 
     /// Parses a SuperBlob.
     public init(bytes: UnsafeRawBufferPointer) throws(CodeSignatureError) {
@@ -64,6 +70,7 @@ public struct CodeSignature: Sendable {
                 blobs.append(Blob(slot: slot, magic: blobMagic, offset: offset, length: blobLength))
             }
             self.blobs = blobs
+            superBlob = Array(UnsafeRawBufferPointer(rebasing: bytes[0 ..< length]))
             xmlEntitlements = nil
             derEntitlements = nil
             identifier = nil
@@ -106,6 +113,12 @@ public struct CodeSignature: Sendable {
                 teamIdentifier = try team.cString()
             }
         }
+    }
+
+    /// The exact bytes of the first blob in `slot` (its 8-byte header included), or nil.
+    public func blob(slot: UInt32) -> [UInt8]? {
+        guard let entry = blobs.first(where: { $0.slot == slot }) else { return nil }
+        return Array(superBlob[entry.offset ..< entry.offset + entry.length])
     }
 
     /// The XML entitlements as typed values.

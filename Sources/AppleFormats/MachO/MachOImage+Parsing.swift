@@ -14,6 +14,8 @@ extension MachOImage {
         static let uuid: UInt32 = 0x1b
         static let codeSignature: UInt32 = 0x1d
         static let lazyLoadDylib: UInt32 = 0x20
+        static let encryptionInfo: UInt32 = 0x21
+        static let encryptionInfo64: UInt32 = 0x2c
         static let versionMinMacOS: UInt32 = 0x24
         static let versionMinIPhoneOS: UInt32 = 0x25
         static let versionMinTvOS: UInt32 = 0x2f
@@ -46,7 +48,7 @@ extension MachOImage {
                 throw MachOError.malformed("load commands need \(commandsSize) bytes but only \(r.remaining) follow the header")
             }
             uuid = nil; buildVersion = nil; segments = []; symbolTable = nil
-            codeSignature = nil; linkedLibraries = []; installName = nil
+            codeSignature = nil; linkedLibraries = []; installName = nil; encryptionID = nil
 
             let commandsEnd = r.offset + Int(commandsSize)
             for index in 0 ..< Int(commandCount) {
@@ -81,6 +83,9 @@ extension MachOImage {
                                raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))
         case LoadCommand.codeSignature:
             codeSignature = LinkEditData(offset: try body.u32le(), size: try body.u32le())
+        case LoadCommand.encryptionInfo, LoadCommand.encryptionInfo64:
+            _ = try body.u32le(); _ = try body.u32le()  // cryptoff, cryptsize
+            encryptionID = try body.u32le()
         case LoadCommand.buildVersion:
             let platform = try body.u32le()
             let minimum = try body.u32le(), sdk = try body.u32le()

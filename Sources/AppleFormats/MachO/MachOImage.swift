@@ -36,6 +36,8 @@ public struct MachOImage: Sendable {
     public var linkedLibraries: [String]
     /// The image's own install name (LC_ID_DYLIB), for frameworks and dylibs.
     public var installName: String?
+    /// The `cryptid` of LC_ENCRYPTION_INFO(_64): nonzero when the App Store encrypted the code (FairPlay).
+    public var encryptionID: UInt32?
 
     /// A segment load command and its sections.
     public struct Segment: Sendable, Equatable {

@@ -75,22 +75,7 @@ public struct AppStoreConnectConnection: Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let bytes = [UInt8](try encoder.encode(stored))
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystemError(operation: "create", path: temporary, errno: errno) }
-        defer { close(fd) }
-        fchmod(fd, 0o600)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == bytes.count, fsync(fd) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw FileSystemError(operation: "write", path: temporary, errno: code)
-        }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw FileSystemError(operation: "rename", path: path, errno: code)
-        }
+        try AtomicFile.write(bytes, to: path)
     }
 
     /// Removes the stored connection of `home`; false when there was none.

@@ -172,7 +172,8 @@ extension Archive {
 
     static let releaseColumns = """
         id, bundle_id, display_name, version, build, minimum_os, source_kind, source_name, package_blob, icon_blob,
-        profile_uuid, profile_name, profile_type, profile_expires_at, notes, created_at, revoked_at
+        profile_uuid, profile_name, profile_type, profile_expires_at, notes, created_at, revoked_at,
+        (SELECT resigned_from FROM release_resigns WHERE release_resigns.release_id = releases.id)
         """
 
     static func release(from row: SQLiteRow, groups: [String]) -> Release {
@@ -182,7 +183,7 @@ extension Archive {
                 iconBlob: row.string(9).flatMap(HashDigest.init(hex:)), profileUUID: row.string(10), profileName: row.string(11),
                 profileType: row.string(12).flatMap(ProfileType.init(rawValue:)), profileExpiresAt: row.string(13).flatMap(Timestamp.date),
                 notes: row.string(14), groups: groups, createdAt: row.string(15).flatMap(Timestamp.date) ?? .distantPast,
-                revokedAt: row.string(16).flatMap(Timestamp.date))
+                revokedAt: row.string(16).flatMap(Timestamp.date), resignedFrom: row.int(17))
     }
 
     /// Every release, newest first; revoked ones only when asked.

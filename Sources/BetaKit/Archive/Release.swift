@@ -43,6 +43,8 @@ public struct Release: Sendable, Equatable {
     public var createdAt: Date
     /// When it was revoked, if it was.
     public var revokedAt: Date?
+    /// The release this one re-signed (`resign`), if it is one.
+    public var resignedFrom: Int64? = nil
 }
 
 /// One executable slice of a release and whether its symbols are archived.

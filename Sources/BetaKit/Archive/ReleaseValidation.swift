@@ -11,11 +11,15 @@ public struct ReleasePolicy: Sendable, Equatable {
     public var allowedProfileTypes: Set<ProfileType>
     /// Whether executables without dSYMs are accepted (they are still recorded).
     public var allowMissingSymbols: Bool
+    /// Whether a simulator build may be released without a valid signature (`--allow-unsigned`);
+    /// a device build is refused with it.
+    public var allowUnsigned: Bool
 
-    /// The defaults: ad hoc only, symbols required.
-    public init(allowedProfileTypes: Set<ProfileType> = [.adHoc], allowMissingSymbols: Bool = false) {
+    /// The defaults: ad hoc only, symbols required, signatures verified.
+    public init(allowedProfileTypes: Set<ProfileType> = [.adHoc], allowMissingSymbols: Bool = false, allowUnsigned: Bool = false) {
         self.allowedProfileTypes = allowedProfileTypes.union([.adHoc])
         self.allowMissingSymbols = allowMissingSymbols
+        self.allowUnsigned = allowUnsigned
     }
 }
 
@@ -37,6 +41,10 @@ public enum ReleaseRefusal: Sendable, Equatable, CustomStringConvertible {
     case entitlement(executable: String, EntitlementMismatch)
     /// Slices without matching dSYMs.
     case missingSymbols([MissingSymbols])
+    /// The code signature would make iOS refuse the install.
+    case codeSignature(CodeSignatureProblem)
+    /// `--allow-unsigned` was given for a build that is not for the simulator.
+    case unsignedOnlyForSimulator(bundle: String)
 
     /// A sentence naming the values and the fix.
     public var description: String {
@@ -60,6 +68,10 @@ public enum ReleaseRefusal: Sendable, Equatable, CustomStringConvertible {
             return "\(executable) is not code signed; iOS refuses unsigned executables, so export the build from Xcode again"
         case let .entitlement(executable, mismatch):
             return "\(executable): \(mismatch)"
+        case let .codeSignature(problem):
+            return problem.description
+        case let .unsignedOnlyForSimulator(bundle):
+            return "\(bundle) is a device build: --allow-unsigned is only for simulator builds, since iOS devices refuse a build whose signature does not verify; release the build Xcode exported with its signature intact"
         case let .missingSymbols(missing):
             return "no dSYM matches \(missing.count) executable slice\(missing.count == 1 ? "" : "s") (\(missing.map(\.description).joined(separator: "; "))); pass the build's dSYMs with --dsym (or release the .xcarchive), or --allow-missing-symbols to release without them"
         }
@@ -78,6 +90,8 @@ public enum ReleaseWarning: Sendable, Equatable, CustomStringConvertible {
     case profileExpiresSoon(profileName: String, days: Int)
     /// A non-fatal problem inside the bundle.
     case bundleWarning(IngestProblem)
+    /// A simulator build released under `--allow-unsigned` without checking its signature.
+    case releasedUnsigned(bundle: String)
 
     /// A sentence naming the values.
     public var description: String {
@@ -94,6 +108,8 @@ public enum ReleaseWarning: Sendable, Equatable, CustomStringConvertible {
             return "the profile \"\(name)\" expires in \(days) day\(days == 1 ? "" : "s"); testers cannot launch the app after that"
         case let .bundleWarning(problem):
             return problem.description
+        case let .releasedUnsigned(bundle):
+            return "\(bundle) is a simulator build released with --allow-unsigned: its code signature and profile were not checked, and only simulators can run it"
         }
     }
 }

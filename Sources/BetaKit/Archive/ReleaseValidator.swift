@@ -14,8 +14,16 @@ public enum ReleaseValidator {
         guard let app = build.app else {
             return ReleaseValidation(refusals: [.notAnApp(kind: build.kind)], warnings: [], missingSymbols: [])
         }
-        var refusals: [ReleaseRefusal] = app.problems.map { .bundleProblem($0) }
+        let unsignedSimulatorBuild = policy.allowUnsigned && app.isSimulatorBuild
+        // A simulator build under --allow-unsigned needs neither a signature nor a profile.
+        var refusals: [ReleaseRefusal] = app.problems.filter { !(unsignedSimulatorBuild && $0.isAboutTheProfile) }.map { .bundleProblem($0) }
         var warnings: [ReleaseWarning] = app.warnings.map { .bundleWarning($0) }
+        if unsignedSimulatorBuild {
+            warnings.append(.releasedUnsigned(bundle: app.bundlePath))
+        } else {
+            if policy.allowUnsigned { refusals.append(.unsignedOnlyForSimulator(bundle: app.bundlePath)) }
+            refusals += signatureRefusals(app)
+        }
         var checkedProfiles = Set<String>()
         for executable in app.executables where executable.kind != .framework {
             let bundle = executable.bundlePath
@@ -36,7 +44,7 @@ public enum ReleaseValidator {
                     refusals.append(.bundleIDNotCovered(bundle: bundle, bundleID: bundleID, applicationIdentifier: profile.applicationIdentifier, profileName: profile.name))
                 }
             }
-            refusals += entitlementRefusals(executable, profile: profile)
+            if !unsignedSimulatorBuild { refusals += entitlementRefusals(executable, profile: profile) }
         }
         // Symbols: every slice of the app, its extensions and watch apps needs a dSYM.
         var missing: [MissingSymbols] = []
@@ -58,6 +66,13 @@ public enum ReleaseValidator {
             if !absent.isEmpty { warnings.insert(.devicesMissingFromProfile(absent), at: 0) }
         }
         return ReleaseValidation(refusals: refusals, warnings: warnings, missingSymbols: missing)
+    }
+
+    /// The code-signature problems iOS would refuse the build for, except those the bundle walk
+    /// and the entitlement check already report (a missing or unsigned executable).
+    public static func signatureRefusals(_ app: IngestedApp) -> [ReleaseRefusal] {
+        guard let signature = app.signature else { return [] }
+        return signature.problems.filter { $0.cause != .unsigned && $0.cause != .executableMissing }.map { .codeSignature($0) }
     }
 
     /// Entitlement mismatches of one executable; slices signed identically are reported once.

@@ -19,6 +19,8 @@ public struct ArtifactIngestor: Sendable {
     /// The input's SHA-256 when the caller already computed it (an upload hashed as it arrived):
     /// the file is then not read a second time to hash it. Ignored when `copyInputTo` is set.
     public var knownSHA256: HashDigest?
+    /// Whether the app's code signature is verified as iOS does (see `IngestedApp.signature`).
+    public var verifiesCodeSignatures = true
 
     /// Plists and profiles are small; anything larger is refused rather than read into memory.
     static let maxSmallFile = 16 << 20
@@ -83,6 +85,7 @@ public struct ArtifactIngestor: Sendable {
         var app: IngestedApp?
         if let appRoot = layout.appRoot {
             app = try AppWalker(source: source, inputPath: path).readApp(at: appRoot)
+            if verifiesCodeSignatures { app?.signature = try signatureReport(source: source, root: appRoot) }
         }
         var locations: [String: String] = [:]
         var dwarfFiles: [IngestedDWARFFile] = []
@@ -96,6 +99,17 @@ public struct ArtifactIngestor: Sendable {
         try source.verifyRemaining(progress: progress)
         return IngestedArtifact(kind: layout.kind, path: path, sha256: sha256, size: size, app: app,
                                 dwarfFiles: dwarfFiles, dwarfLocations: locations)
+    }
+
+    /// Verifies the code signature of the app at `root` through the same zip or directory.
+    private func signatureReport(source: any BundleSource, root: String) throws -> BundleSignatureReport? {
+        if let zip = source as? ZipBundleSource {
+            return CodeSignatureChecker.verify(root: root, files: ZipSignatureFiles(archive: zip.archive, workDirectory: workDirectory))
+        }
+        if let directory = source as? DirectoryBundleSource {
+            return CodeSignatureChecker.verify(root: root, files: try DirectorySignatureFiles(path: directory.root))
+        }
+        return nil
     }
 
     static func dsymBundle(of path: String) -> String {

@@ -85,6 +85,16 @@ public struct IngestedApp: Sendable, Equatable {
     public var problems: [IngestProblem]
     /// Things worth a warning that do not stop a release (an icon that cannot be converted).
     public var warnings: [IngestProblem]
+    /// The code signature of the app and everything nested in it, verified as iOS does on
+    /// install; nil when it was not checked.
+    public var signature: BundleSignatureReport? = nil
+
+    /// Whether the build is for the iOS simulator (its slices say so, or its Info.plist does).
+    public var isSimulatorBuild: Bool {
+        let platforms = executables.flatMap { $0.slices.compactMap(\.platform) }
+        if !platforms.isEmpty { return platforms.allSatisfy { $0.hasSuffix("Simulator") } }
+        return info.supportedPlatforms.contains("iPhoneSimulator")
+    }
 }
 
 /// A bundle nested in an app (PlugIns/, Extensions/, Watch/, AppClips/, Frameworks/).

@@ -33,6 +33,8 @@ public struct BundleSummary: Encodable, Sendable, Equatable {
     public var size: UInt64
     /// What is wrong inside the bundle (missing profile, unreadable executable, …).
     public var problems: [String]
+    /// The code signature's structure and whether iOS would accept it.
+    public var signature: CodeSignatureSummary?
 }
 
 /// One architecture slice of one executable in a bundle.
@@ -126,6 +128,9 @@ public struct MachOSummary: Encodable, Sendable, Equatable {
     public var slices: [MachOSliceSummary]
     /// The input's size in bytes.
     public var size: UInt64
+    /// The code signature's structure and whether it verifies, for a signed Mach-O (its bundle's
+    /// Info.plist and resources are not checked on their own).
+    public var signature: CodeSignatureSummary? = nil
 }
 
 extension MachOSliceSummary {

@@ -123,6 +123,7 @@ extension Inspector {
         return BundleSummary(bundleId: app.info.bundleIdentifier, name: app.info.displayName, version: app.info.shortVersion,
                              build: app.info.buildVersion, minimumOS: app.info.minimumOSVersion, executables: executables,
                              profile: app.profile.map { ProfileSummary($0, now: now) }, extensions: extensions, icon: app.iconPNG != nil,
-                             dsyms: dsyms, sha256: sha256, size: size, problems: (app.problems + app.warnings).map(\.description))
+                             dsyms: dsyms, sha256: sha256, size: size, problems: (app.problems + app.warnings).map(\.description),
+                             signature: app.signature.map { CodeSignatureSummary(path: nil, report: $0) })
     }
 }

@@ -123,6 +123,15 @@ public struct Inspector: Sendable {
         if slices.allSatisfy({ $0.uuid == nil }), let problem = slices.compactMap(\.problem).first {
             throw InspectionError.damaged(path: path, kind: kind, detail: problem)
         }
-        return FileInspection(path: path, kind: kind, summary: .machO(MachOSummary(fat: fat, slices: slices, size: UInt64(bytes.count))))
+        var summary = MachOSummary(fat: fat, slices: slices, size: UInt64(bytes.count))
+        if kind == .macho, slices.contains(where: { $0.identifier != nil }) {
+            let name = String(path.split(separator: "/").last ?? Substring(path))
+            let result = MachOSignatureVerifier(cms: LibcryptoCodeSignatureCMS()).verify(bytes, path: name)
+            var report = BundleSignatureReport()
+            report.executables = [.init(path: name, slices: result.slices, cdHashes: result.cdHashes)]
+            report.problems = result.problems
+            summary.signature = CodeSignatureSummary(path: nil, report: report)
+        }
+        return FileInspection(path: path, kind: kind, summary: .machO(summary))
     }
 }

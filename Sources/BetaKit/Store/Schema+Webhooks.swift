@@ -2,7 +2,7 @@ extension Schema {
     /// Webhook endpoints, the outbox of events written in the same transaction as the change that
     /// caused them, one delivery per event and endpoint, and each attempt (recorded before it is
     /// sent, so a crash between sending and recording is retried under the same `webhook-id`).
-    static let webhooks = Migration(version: 12, name: "webhooks", sql: """
+    static let webhooks = Migration(version: 13, name: "webhooks", sql: """
         CREATE TABLE webhooks (
             id INTEGER PRIMARY KEY,
             url TEXT NOT NULL,

@@ -202,6 +202,8 @@ extension APIProblem {
             case .tooLarge: return APIProblem(.contentTooLarge, error.description)
             default: return error.category == .invalidInput ? APIProblem(.invalidInput, error.description) : APIProblem(.refused, error.description)
             }
+        case let error as ResignError:
+            return error.category == .invalidInput ? APIProblem(.invalidInput, error.description) : APIProblem(.refused, error.description)
         case let error as DeviceIdentifierError: return APIProblem(.invalidUDID, error.description)
         case let error as ProvisioningProfileError: return APIProblem(.invalidProfile, "the provisioning profile cannot be read: \(error)")
         case let error as HomeError:

@@ -160,6 +160,10 @@ enum APISchemas {
                 .required("udid", .text), .optional("name", .text), .optional("model", .text), .optional("family", .string(values: families)),
             ], additional: .never),
             "Groups": .object([.required("groups", .array(.text))], additional: .never),
+            "ResignRequest": .object([
+                .required("profile", .text, "An imported profile's UUID (or UUID prefix) or name; its certificates must include the code-signing identity's."),
+                .optional("notes", .text, "Release notes (default: the original's)."),
+            ], additional: .never),
             "SettingsChange": .object([
                 .optional("teamId", .text), .optional("membershipRenewal", .day), .optional("publicURL", .string(format: "uri")),
                 .optional("brandName", .text), .optional("brandColor", .text),
@@ -172,6 +176,7 @@ enum APISchemas {
                 .optional("notes", .text), .optional("group", .array(.text), "Offer the release only to these groups (default: everyone)."),
                 .optional("again", .boolean(description: "Publish a build already released (the same package SHA-256) as a new release.")),
                 .optional("allowMissingSymbols", .boolean()),
+                .optional("allowUnsigned", .boolean(description: "Simulator builds only: release without a verified code signature or profile.")),
                 .optional("allowProfileType", .array(.string(values: ["development", "enterprise"]))),
             ], description: "Exactly one of ipa and xcarchive.", additional: .never),
             "SymbolUpload": .object([.required("dsym", .array(.binary()))], additional: .never),

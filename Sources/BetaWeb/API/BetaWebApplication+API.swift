@@ -6,7 +6,7 @@ extension BetaWebApplication {
     /// endpoint with its own key (`crashOperations`) states its `security` and, having a route of
     /// its own, is `isRoutedElsewhere`; reading crash reports (`crashReportOperations`) needs a token.
     var apiOperations: [APIOperation] {
-        testerOperations + deviceOperations + deviceRequestOperations + profileOperations + releaseOperations + symbolOperations + crashOperations + crashReportOperations
+        testerOperations + deviceOperations + deviceRequestOperations + profileOperations + releaseOperations + resignOperations + symbolOperations + crashOperations + crashReportOperations
             + adminOperations + appleOperations + updateOperations + webhookOperations
             + [openAPIOperation]
     }

@@ -94,12 +94,12 @@ extension BetaWebApplication {
         guard builds.count == 1 else {
             throw APIProblem(.invalidMultipart, "the upload has \(builds.count) builds; send one ipa or xcarchive part per release")
         }
-        var policy = ReleasePolicy(allowMissingSymbols: try upload.flag("allowMissingSymbols"))
+        var policy = ReleasePolicy(allowMissingSymbols: try upload.flag("allowMissingSymbols"), allowUnsigned: try upload.flag("allowUnsigned"))
         for name in try upload.texts("allowProfileType") {
             guard let type = ProfileType(rawValue: name), type == .development || type == .enterprise else {
                 throw APIProblem(.invalidMultipart, "allowProfileType takes development or enterprise, not \"\(String(name.prefix(40)))\" (App Store builds cannot be installed directly)")
             }
-            policy = ReleasePolicy(allowedProfileTypes: policy.allowedProfileTypes.union([type]), allowMissingSymbols: policy.allowMissingSymbols)
+            policy.allowedProfileTypes.insert(type)
         }
         let again = try upload.flag("again")
         let notes = try upload.text("notes").flatMap { $0.isEmpty ? nil : $0 }
@@ -155,6 +155,7 @@ extension BetaWebApplication {
         var result = text
         for (option, field) in [("pass the build's dSYMs with --dsym", "send the build's dSYMs as dsym parts"),
                                 ("--allow-missing-symbols", "allowMissingSymbols=true"),
+                                ("--allow-unsigned", "allowUnsigned=true"),
                                 ("--allow-profile-type ", "allowProfileType="),
                                 ("pass --again", "send again=true")] {
             result = result.replacing(option, with: field)

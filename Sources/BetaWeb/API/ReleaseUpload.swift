@@ -24,7 +24,7 @@ final class ReleaseUpload: Sendable {
 
         /// `POST /api/v1/releases`: `ipa` or `xcarchive`, any number of `dsym`, notes, groups and flags.
         static let release = Fields(files: ["ipa", "xcarchive", "dsym"],
-                                    texts: ["notes", "group", "again", "allowMissingSymbols", "allowProfileType"])
+                                    texts: ["notes", "group", "again", "allowMissingSymbols", "allowProfileType", "allowUnsigned"])
         /// `POST /api/v1/symbols`: dSYM zips.
         static let symbols = Fields(files: ["dsym"], texts: [])
 

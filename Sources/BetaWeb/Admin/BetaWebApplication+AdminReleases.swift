@@ -22,6 +22,25 @@ extension BetaWebApplication {
             }
         }
         addAdminPage(&admin, "/releases/:id") { [self] call in try await releasePage(call, failure: nil) }
+        addAdminForm(&admin, "/releases/:id/resign", scope: .write) { [self] call, form in
+            guard let id = call.request.parameters["id"].flatMap(Int64.init) else { throw WebError.notFound }
+            let home = self.home
+            let now = self.now
+            let reference = form["profile"] ?? ""
+            do {
+                let created = try await pool.run {
+                    let archive = Archive(home: home)
+                    let profileBytes = try archive.profileBytes(matching: reference)
+                    let devices = try Roster(home: home).devices(includeRemoved: false)
+                    return try archive.resign(releaseID: id, profileBytes: profileBytes, signer: try Self.codeSigner(home: home), notes: nil,
+                                              devices: devices, now: now)
+                }
+                snapshots.invalidate()
+                return Self.seeOther("/admin/releases/\(created.release.id)", notice: .releaseResigned)
+            } catch {
+                return try await releasePage(call, failure: try Self.failure(error))
+            }
+        }
         addAdminForm(&admin, "/releases/:id/revoke", scope: .write) { [self] call, _ in
             guard let id = call.request.parameters["id"].flatMap(Int64.init) else { throw WebError.notFound }
             let home = self.home
@@ -80,12 +99,13 @@ extension BetaWebApplication {
     func releasePage(_ call: AdminRequest, failure: (status: HTTPStatus, message: String, items: [String])?) async throws -> Response {
         guard let id = call.request.parameters["id"].flatMap(Int64.init) else { throw WebError.notFound }
         let home = self.home
-        let loaded = try await pool.run { () -> (Release, [ReleaseSlice], [DownloadRecord], [Tester])? in
+        let loaded = try await pool.run { () -> (Release, [ReleaseSlice], [DownloadRecord], [Tester], [StoredProfile])? in
             let archive = Archive(home: home)
             guard let release = try archive.releases().first(where: { $0.id == id }) else { return nil }
-            return (release, try archive.slices(ofRelease: id), try archive.downloads(ofRelease: id), try Roster(home: home).testers())
+            return (release, try archive.slices(ofRelease: id), try archive.downloads(ofRelease: id), try Roster(home: home).testers(),
+                    try archive.profiles())
         }
-        guard let (release, slices, downloads, testers) = loaded else { throw WebError.notFound }
+        guard let (release, slices, downloads, testers, profiles) = loaded else { throw WebError.notFound }
         var chrome = adminChrome("Release \(id)", area: "/admin/releases", settings: call.settings, session: call.session)
         chrome.notice = Self.notice(call.request)
         chrome.error = failure?.message
@@ -102,6 +122,10 @@ extension BetaWebApplication {
                 ["tester": .string(tester.name), "url": .string(TesterURLs(base: call.base, token: tester.token).release(id))]
             }),
             "hasInstallPages": .bool(!offered.isEmpty),
+            // Re-signing: the imported profiles to choose from, and the release this one came from.
+            "resignProfiles": .list(profiles.map { ["uuid": .string($0.uuid), "label": .string("\($0.name) (\($0.type.rawValue))")] }),
+            "hasResignProfiles": .bool(!profiles.isEmpty),
+            "resignedFrom": release.resignedFrom.map { .string(String($0)) } ?? .null,
         ]
         content["sha256"] = .string(release.packageBlob.hex)
         return try renderAdmin("admin-release", chrome, content, status: failure?.status ?? .ok)

@@ -50,6 +50,7 @@ enum InspectText {
                 if let problem = slice.problem { parts.append("problem: \(problem)") }
                 lines.add(slice.arch, parts.joined(separator: ", ") + (slice.path.map { "  \($0)" } ?? ""))
             }
+            if let signature = machO.signature { addSignature(signature, to: &lines, extra: &extra) }
         case let .crashReport(report):
             addCrash(report, to: &lines)
         case let .jetsam(report):
@@ -166,6 +167,22 @@ enum InspectText {
         }
         for dsym in bundle.dsyms { lines.add("dSYM " + dsym.arch, "\(dsym.uuid ?? "no UUID")  \(dsym.path ?? "")") }
         for problem in bundle.problems { extra.append("  problem: \(problem)") }
+        if let signature = bundle.signature { addSignature(signature, to: &lines, extra: &extra) }
+    }
+
+    /// The signature's structure, one line per CodeDirectory, and what iOS would refuse.
+    static func addSignature(_ signature: CodeSignatureSummary, to lines: inout Lines, extra: inout [String]) {
+        lines.add("Signature", signature.valid ? "valid (page hashes, sealed files and blobs, CMS signature)" : "iOS would refuse it")
+        for executable in signature.executables {
+            for slice in executable.slices {
+                let directories = slice.codeDirectories.map { "\($0.hashType) \($0.version) cdhash \($0.cdHash.prefix(12))…" }.joined(separator: ", ")
+                let blobs = [slice.requirements ? "requirements" : nil, slice.entitlements ? "entitlements" : nil, slice.derEntitlements ? "DER entitlements" : nil]
+                    .compactMap { $0 }.joined(separator: ", ")
+                lines.add("CodeDirectory " + slice.architecture, "\(executable.path): \(directories)\(blobs.isEmpty ? "" : "; \(blobs)")")
+                if let signer = slice.signer { lines.add("Signer " + slice.architecture, signer) }
+            }
+        }
+        for problem in signature.problems { extra.append("  signature: \(problem.message)") }
     }
 
     static func addCrash(_ report: CrashReportSummary, to lines: inout Lines) {

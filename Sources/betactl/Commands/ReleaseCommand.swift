@@ -20,8 +20,9 @@ enum ReleaseCommand: BetactlCommand {
             .repeated("--allow-profile-type", "TYPE", "Also accept a development or enterprise profile."),
             .flag("--allow-missing-symbols", "Release even when executables have no dSYM (they are still recorded)."),
             .flag("--again", "Publish a build that was already released (the same package SHA-256) as a new release."),
+            .flag("--allow-unsigned", "Simulator builds only: release without a verified code signature or profile (device builds are refused with it)."),
         ],
-        discussion: "Refuses, listing every reason at once, when the embedded profile is not ad hoc or has expired, does not cover the bundle id, the signed entitlements are not allowed by it, or an executable slice has no matching dSYM. Publishing is atomic: an interrupted release leaves no trace. A build already released (the same package SHA-256; for an .xcarchive, the ipa packaged from it) is refused naming that release, unless --again is given. The new symbols are then indexed into <home>/cache/symbols/ so crash reports symbolicate at once; an index that cannot be built is only a warning (symbolicate rebuilds it).",
+        discussion: "Refuses, listing every reason at once, when the embedded profile is not ad hoc or has expired, does not cover the bundle id, the signed entitlements are not allowed by it, the code signature would not verify on a device (a page, Info.plist, entitlement or resource changed after signing, a CMS signature that does not match, a signing certificate not in the profile; each refusal names the file), or an executable slice has no matching dSYM. Publishing is atomic: an interrupted release leaves no trace. A build already released (the same package SHA-256; for an .xcarchive, the ipa packaged from it) is refused naming that release, unless --again is given. The new symbols are then indexed into <home>/cache/symbols/ so crash reports symbolicate at once; an index that cannot be built is only a warning (symbolicate rebuilds it).",
         group: .releases)
 
     static func run(_ invocation: Invocation) async throws {
@@ -39,7 +40,7 @@ enum ReleaseCommand: BetactlCommand {
             notes = text
         }
         let policy = ReleasePolicy(allowedProfileTypes: try ProfileArgument.allowedTypes(args.values("--allow-profile-type"), invocation: invocation),
-                                   allowMissingSymbols: args.flag("--allow-missing-symbols"))
+                                   allowMissingSymbols: args.flag("--allow-missing-symbols"), allowUnsigned: args.flag("--allow-unsigned"))
         let home = try invocation.openHome()
         let devices = try Roster(home: home).devices(includeRemoved: false)
         let progress = ProgressLine(console: invocation.console, environment: invocation.environment)

@@ -52,6 +52,7 @@ enum ShowReleaseCommand: BetactlCommand {
         invocation.print("  status        \(release.revokedAt.map { "revoked \(Timestamp.string($0))" } ?? "active")")
         invocation.print("  created       \(Timestamp.string(release.createdAt)) from \(release.sourceName)")
         invocation.print("  sha256        \(release.packageBlob.hex)")
+        if let original = release.resignedFrom { invocation.print("  re-signed     from release \(original)") }
         invocation.print("  profile       \(release.profileName ?? "-") (\(release.profileType?.description ?? "?"), expires \(release.profileExpiresAt.map { CalendarDate($0).description } ?? "?"))")
         invocation.print("  groups        \(release.groups.isEmpty ? "everyone" : release.groups.joined(separator: ", "))")
         invocation.print("  offered to    \(ArchiveJSON.offerSummary(release, testers: testers))")

@@ -113,6 +113,7 @@ import TestSupport
         #expect(result.refusals.map(\.description) == [
             "iOSAppOnly/Payload/Sample.app: has no embedded.mobileprovision; export the build with the Ad Hoc method so Xcode embeds the profile",
             "iOSAppOnly/Payload/Sample.app: the executable \"Sample\" named by CFBundleExecutable is missing; rebuild and export the app again",
+            "iOSAppOnly/Payload/Sample.app has no _CodeSignature/CodeResources, so its resources are not sealed and iOS will refuse it: re-export the build from Xcode",
         ])
         let dsym = try Self.ingest("Beta.app.dSYM.zip", work)
         #expect(ReleaseValidator.validate(build: dsym, availableSymbols: [], devices: [], now: FormatsFixtures.now).refusals.map(\.description) ==

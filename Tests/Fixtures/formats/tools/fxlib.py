@@ -1,7 +1,10 @@
-"""Helpers for generate.sh: a tiny zip writer, Apple DER entitlements, an ad hoc
-code signer for thin Mach-O files, and a CgBI PNG encoder. Standard library only."""
+"""Helpers for generate.sh: a tiny zip writer, Apple DER entitlements, a code signer for thin
+Mach-O files (ad hoc, or with a CMS signature by the fixture certificate through `openssl cms`),
+CodeResources, and a CgBI PNG encoder. Standard library and the openssl command only."""
 import hashlib
+import os
 import plistlib
+import subprocess
 import struct
 import zlib
 
@@ -109,8 +112,13 @@ def _blob(magic, payload):
     return struct.pack(">II", magic, 8 + len(payload)) + payload
 
 
-def codesign(path, identifier, team, entitlements=None, der_form="apple"):
-    """Replace the ad hoc signature ld64.lld reserved with one carrying entitlements."""
+def codesign(path, identifier, team, entitlements=None, der_form="apple", info_plist=None, resources=None, signer=None):
+    """Replace the signature ld64.lld reserved with one carrying entitlements.
+
+    Without `signer` the signature is ad hoc (flag 0x2, empty CMS blob). With `signer` =
+    (cert.pem, key.pem, work directory) it is a distribution-style signature: a detached CMS
+    SignedData over the CodeDirectory made by `openssl cms -sign`, and special slots sealing the
+    bundle's Info.plist (`info_plist` bytes) and _CodeSignature/CodeResources (`resources` bytes)."""
     data = bytearray(open(path, "rb").read())
     magic, cpu, sub, ftype, ncmds, sizecmds, flags, _ = struct.unpack_from("<IiiIIIII", data, 0)
     assert magic == 0xFEEDFACF, "thin 64-bit Mach-O expected"
@@ -142,6 +150,10 @@ def codesign(path, identifier, team, entitlements=None, der_form="apple"):
             specials[7] = der
     requirements = _blob(0xFADE0C01, struct.pack(">I", 0))
     specials[2] = requirements
+    if info_plist is not None:
+        specials[1] = info_plist
+    if resources is not None:
+        specials[3] = resources
     n_special = max(specials) if specials else 0
     page = 4096
     n_code = (dataoff + page - 1) // page
@@ -153,6 +165,7 @@ def codesign(path, identifier, team, entitlements=None, der_form="apple"):
     hash_off = team_off + len(team_b) + 32 * n_special
     cd_len = hash_off + 32 * n_code
     cms = _blob(0xFADE0B01, b"")
+    cms_reserve = 6000 if signer else 0  # room for the CMS blob, padded with zeros after it
     blobs = [(0, cd_len), (2, len(requirements))]
     if xml:
         blobs.append((5, len(xml)))
@@ -160,7 +173,7 @@ def codesign(path, identifier, team, entitlements=None, der_form="apple"):
         blobs.append((7, len(der)))
     blobs.append((0x10000, len(cms)))
     super_len = 12 + 8 * len(blobs) + sum(l for _, l in blobs)
-    padded = (super_len + 15) // 16 * 16
+    padded = (super_len + cms_reserve + 15) // 16 * 16
 
     # Patch sizes first: the header is part of what the code directory hashes.
     struct.pack_into("<I", data, sig_cmd + 12, padded)
@@ -173,10 +186,17 @@ def codesign(path, identifier, team, entitlements=None, der_form="apple"):
     for slot in range(n_special, 0, -1):
         special_hashes += hashlib.sha256(specials[slot]).digest() if slot in specials else b"\0" * 32
     code_hashes = b"".join(hashlib.sha256(bytes(data[i * page:min((i + 1) * page, dataoff)])).digest() for i in range(n_code))
-    cd = struct.pack(">IIIIIIIIIBBBBIIIIQQQQ", 0xFADE0C02, cd_len, 0x20400, 0x2, hash_off, ident_off, n_special, n_code,
-                     dataoff, 32, 2, 0, 12, 0, 0, team_off, 0, 0, 0, text_size, 1)
+    flags = 0 if signer else 0x2
+    exec_flags = 1 if ftype == 2 else 0
+    cd = struct.pack(">IIIIIIIIIBBBBIIIIQQQQ", 0xFADE0C02, cd_len, 0x20400, flags, hash_off, ident_off, n_special, n_code,
+                     dataoff, 32, 2, 0, 12, 0, 0, team_off, 0, 0, 0, text_size, exec_flags)
     assert len(cd) == header_len
     cd += ident + team_b + special_hashes + code_hashes
+    if signer:
+        cms = _blob(0xFADE0B01, _cms_detached(cd, *signer))
+        assert len(cms) <= cms_reserve + 8, "the CMS blob outgrew its reservation"
+        blobs[-1] = (0x10000, len(cms))
+        super_len = 12 + 8 * len(blobs) + sum(l for _, l in blobs)
     payloads = {0: cd, 2: requirements, 5: xml, 7: der, 0x10000: cms}
     index = b""
     body = b""
@@ -188,6 +208,77 @@ def codesign(path, identifier, team, entitlements=None, der_form="apple"):
     sb = struct.pack(">III", 0xFADE0CC0, super_len, len(blobs)) + index + body
     data += sb + b"\0" * (padded - len(sb))
     open(path, "wb").write(bytes(data))
+
+def _cms_detached(content, cert, key, work):
+    """DER CMS SignedData over `content`, detached, with openssl's signed attributes (content type,
+    signing time, message digest), as codesign's CMS blob."""
+    src = os.path.join(work, "codedirectory.bin")
+    dest = os.path.join(work, "codedirectory.cms")
+    open(src, "wb").write(content)
+    subprocess.run(["openssl", "cms", "-sign", "-binary", "-nosmimecap", "-md", "sha256", "-outform", "DER",
+                    "-in", src, "-signer", cert, "-inkey", key, "-out", dest], check=True)
+    return open(dest, "rb").read()
+
+
+def cdhash(path):
+    """The CDHash (SHA-256 of the CodeDirectory, cut to 20 bytes) of every slice of a thin or fat file."""
+    data = open(path, "rb").read()
+    slices = [(0, len(data))]
+    if struct.unpack_from(">I", data, 0)[0] == 0xCAFEBABE:
+        count = struct.unpack_from(">I", data, 4)[0]
+        slices = [struct.unpack_from(">II", data, 8 + 20 * i + 8) for i in range(count)]
+    hashes = []
+    for start, size in slices:
+        image = data[start:start + size]
+        ncmds = struct.unpack_from("<I", image, 16)[0]
+        off = 32
+        for _ in range(ncmds):
+            cmd, csize = struct.unpack_from("<II", image, off)
+            if cmd == 0x1D:
+                dataoff = struct.unpack_from("<I", image, off + 8)[0]
+                count = struct.unpack_from(">I", image, dataoff + 8)[0]
+                for i in range(count):
+                    slot, blob_off = struct.unpack_from(">II", image, dataoff + 12 + 8 * i)
+                    if slot == 0:
+                        length = struct.unpack_from(">I", image, dataoff + blob_off + 4)[0]
+                        cd = image[dataoff + blob_off:dataoff + blob_off + length]
+                        hashes.append(hashlib.sha256(cd).digest()[:20])
+            off += csize
+    return hashes
+
+
+RULES = {"^.*": True, "^.*\\.lproj/": {"optional": True, "weight": 1000.0},
+         "^.*\\.lproj/locversion.plist$": {"omit": True, "weight": 1100.0}, "^Base\\.lproj/": {"weight": 1010.0},
+         "^version.plist$": True}
+RULES2 = {".*\\.dSYM($|/)": {"weight": 11.0}, "^(.*/)?\\.DS_Store$": {"omit": True, "weight": 2000.0},
+          "^.*": True, "^.*\\.lproj/": {"optional": True, "weight": 1000.0},
+          "^.*\\.lproj/locversion.plist$": {"omit": True, "weight": 1100.0}, "^Base\\.lproj/": {"weight": 1010.0},
+          "^Info\\.plist$": {"omit": True, "weight": 20.0}, "^PkgInfo$": {"omit": True, "weight": 20.0},
+          "^embedded\\.provisionprofile$": {"weight": 20.0}, "^version\\.plist$": {"weight": 20.0},
+          "^(Frameworks|SharedFrameworks|PlugIns|Plug-ins|XPCServices|Helpers|MacOS|Library/(Automator|Spotlight|LoginItems))/":
+              {"nested": True, "weight": 10.0},
+          "^[^/]+$": {"nested": True, "weight": 10.0}}
+
+
+def code_resources(bundle, executable, nested):
+    """_CodeSignature/CodeResources for `bundle`: every file but the executable, Info.plist and the
+    nested bundles (listed in `nested`, sealed by their CDHash), with codesign's standard rules."""
+    files, files2 = {}, {}
+    for dirpath, dirnames, filenames in os.walk(bundle):
+        rel_dir = os.path.relpath(dirpath, bundle)
+        if rel_dir != "." and (rel_dir.split(os.sep)[0] == "_CodeSignature" or
+                               any(rel_dir == n or rel_dir.startswith(n + os.sep) for n in nested)):
+            continue
+        for name in filenames:
+            rel = name if rel_dir == "." else os.path.join(rel_dir, name).replace(os.sep, "/")
+            if rel in (executable, "Info.plist", "PkgInfo"):
+                continue
+            data = open(os.path.join(dirpath, name), "rb").read()
+            files[rel] = hashlib.sha1(data).digest()
+            files2[rel] = {"hash": hashlib.sha1(data).digest(), "hash2": hashlib.sha256(data).digest()}
+    for rel, hashes in nested.items():
+        files2[rel] = {"cdhash": hashes[0], "requirement": "anchor apple generic"}
+    return plistlib.dumps({"files": files, "files2": files2, "rules": RULES, "rules2": RULES2}, fmt=plistlib.FMT_XML)
 
 # ---------------------------------------------------------------- CgBI PNG
 

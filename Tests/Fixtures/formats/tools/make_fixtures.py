@@ -126,6 +126,8 @@ SRC = os.path.join(OUT, "src")
 
 
 THIN_SLICES = {}
+# How each executable was built, so a bundle can sign it again with its Info.plist and resources sealed.
+SIGNING = {}
 
 
 def build(source, name, archs, identifier, entitlements, der_form):
@@ -143,6 +145,7 @@ def build(source, name, archs, identifier, entitlements, der_form):
         fxlib.codesign(os.path.join(WORK, exe), identifier, TEAM, entitlements, der_form)
         slices.append(exe)
     THIN_SLICES[name] = [os.path.join(WORK, s) for s in slices]
+    SIGNING[os.path.join(WORK, name)] = (identifier, entitlements, der_form, name)
     if len(slices) > 1:
         fxlib.fat([os.path.join(WORK, s) for s in slices], os.path.join(WORK, name))
     else:
@@ -242,6 +245,32 @@ write(out("icons", "cgbi_7x5.expected.rgba"), small_expected)
 
 # ---------------------------------------------------------------- bundles
 
+def sign_bundle(bundle, exe, name, nested=None):
+    """Signs `bundle` as codesign does: CodeResources over its files (nested code by CDHash), then
+    every slice of its executable with Info.plist and CodeResources sealed and a CMS signature by
+    the fixture certificate; the slices are joined again into the bundle's (fat) executable."""
+    identifier, entitlements, der_form, built = SIGNING[exe]
+    nested = nested or {}
+    resources = fxlib.code_resources(bundle, name, {rel: fxlib.cdhash(os.path.join(bundle, rel, exe_name))
+                                                    for rel, exe_name in nested.items()})
+    os.makedirs(os.path.join(bundle, "_CodeSignature"), exist_ok=True)
+    write(os.path.join(bundle, "_CodeSignature", "CodeResources"), resources)
+    info = open(os.path.join(bundle, "Info.plist"), "rb").read()
+    slices = []
+    for thin in THIN_SLICES[built]:
+        copy = thin + ".bundle-signed"
+        shutil.copy(thin, copy)
+        fxlib.codesign(copy, identifier, TEAM, entitlements, der_form, info_plist=info, resources=resources,
+                       signer=(os.path.join(WORK, "cert.pem"), os.path.join(WORK, "key.pem"), WORK))
+        slices.append(copy)
+    target = os.path.join(bundle, name)
+    if len(slices) > 1:
+        fxlib.fat(slices, target)
+    else:
+        shutil.copy(slices[0], target)
+    os.chmod(target, 0o755)
+
+
 def app_bundle(root, exe, widget=True, profile_bytes=app_profile_der):
     app = os.path.join(root, "Beta.app")
     os.makedirs(app)
@@ -268,6 +297,8 @@ def app_bundle(root, exe, widget=True, profile_bytes=app_profile_der):
         }
         write(os.path.join(appex, "Info.plist"), plistlib.dumps(winfo, fmt=plistlib.FMT_XML))
         write(os.path.join(appex, "embedded.mobileprovision"), widget_profile_der)
+        sign_bundle(appex, widget_exe, "BetaWidget")
+    sign_bundle(app, exe, "Beta", nested={"PlugIns/BetaWidget.appex": "BetaWidget"} if widget else None)
     return app
 
 

@@ -37,6 +37,9 @@ extension AppleFormatsFuzz {
             let sections = DWARFSections(image: image, bytes: sliceBytes)
             if sections.hasDebugInfo { dwarf(sections, unitLimit: 4) }
         }
+        // The whole verifier, structure and hashes (the CMS check needs libcrypto, outside AppleFormats).
+        let verified = MachOSignatureVerifier(cms: nil).verify(bytes, path: "fuzz")
+        fuzzConsume((verified.slices, verified.problems.map(\.description), verified.cdHashes))
     }
 
     /// The DWARF sections of one image, given as nine sections each preceded by its little-endian
@@ -104,6 +107,18 @@ extension AppleFormatsFuzz {
         do { fuzzConsume(try signature.parsedXMLEntitlements()) } catch { fuzzConsume(error.description) }
         do { fuzzConsume(try signature.parsedDEREntitlements()) } catch { fuzzConsume(error.description) }
         do { fuzzConsume(try signature.entitlements()?.mapValues(\.displayText)) } catch { fuzzConsume(error.description) }
+        for blob in signature.blobs where blob.magic == CodeSignature.codeDirectoryMagic {
+            guard let raw = signature.blob(slot: blob.slot) else { continue }
+            do {
+                let directory = try CodeDirectory(bytes: raw)
+                fuzzConsume((directory.identifier, directory.teamIdentifier, directory.cdHash, directory.pageSize))
+                for slot in CodeDirectory.SpecialSlot.allCases { fuzzConsume(directory.specialSlotHash(slot)) }
+                if directory.codeSlotCount > 0 { fuzzConsume(directory.codeSlotHash(directory.codeSlotCount - 1)) }
+            } catch {
+                fuzzConsume(error.description)
+            }
+        }
+        if let cms = signature.blob(slot: 0x10000), cms.count > 8 { fuzzConsume(CodeSignatureCMSAttributes.cdHashes(in: Array(cms.dropFirst(8)))) }
     }
 
     /// A symbol name as found in a symbol table or DWARF (Swift, C++ or plain).

@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AppleFormats
+
+/// The entries of a zipped input (.ipa, zipped .xcarchive), for signature verification. Small
+/// entries are inflated in memory; large ones (executables) are extracted to the work
+/// directory, mapped, and removed after use.
+struct ZipSignatureFiles: CodeSignatureFileAccess {
+    let archive: ZipArchive
+    let workDirectory: String
+    let entries: [String: CodeSignatureFileEntry]
+    private let byName: [String: ZipEntry]
+    /// Entries up to this size are read into memory.
+    static let inMemoryLimit: UInt64 = 8 << 20
+    /// A symbolic link's target is a path: anything longer is not one.
+    static let maxLinkTarget = 4096
+
+    init(archive: ZipArchive, workDirectory: String) {
+        self.archive = archive
+        self.workDirectory = workDirectory
+        var entries: [String: CodeSignatureFileEntry] = [:]
+        var byName: [String: ZipEntry] = [:]
+        for entry in archive.entries where !entry.isDirectory && !entry.name.hasPrefix("__MACOSX/") {
+            byName[entry.name] = entry
+            if entry.isSymbolicLink {
+                let target = (try? archive.contents(of: entry, maxSize: Self.maxLinkTarget)).map { String(decoding: $0, as: UTF8.self) }
+                entries[entry.name] = .symbolicLink(target: target ?? "")
+            } else {
+                entries[entry.name] = .file(size: entry.uncompressedSize)
+            }
+        }
+        self.entries = entries
+        self.byName = byName
+    }
+
+    func withContents<R>(of path: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        guard let entry = byName[path], case .file = entries[path] else {
+            throw ZipError.malformed("\"\(path)\" is not a file in the archive")
+        }
+        if entry.uncompressedSize <= Self.inMemoryLimit {
+            let bytes = try archive.contents(of: entry, maxSize: Int(Self.inMemoryLimit))
+            return try bytes.withUnsafeBytes { try body($0) }
+        }
+        let name = path.split(separator: "/").last.map(String.init) ?? "file"
+        let target = "\(workDirectory)/\(UInt64.random(in: 0 ... UInt64.max))-\(name)"
+        let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FileSystemError(operation: "create", path: target, errno: errno) }
+        defer { unlink(target) }
+        do {
+            defer { close(fd) }
+            try archive.extract(entry) { chunk in try FileDigest.writeAll(fd, chunk, path: target) }
+        }
+        let mapped = try MappedFile(path: target)
+        return try mapped.withBytes { bytes in try body(bytes) }
+    }
+}
