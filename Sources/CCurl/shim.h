@@ -37,6 +37,8 @@ typedef struct bk_curl_slist {                /* struct curl_slist */
 #define BK_CURLOPT_HEADERDATA 10029
 #define BK_CURLOPT_CUSTOMREQUEST 10036
 #define BK_CURLOPT_CAINFO 10065
+#define BK_CURLOPT_PROXY 10004
+#define BK_CURLOPT_RESOLVE 10203
 #define BK_CURLOPT_WRITEFUNCTION 20011
 #define BK_CURLOPT_HEADERFUNCTION 20079
 #define BK_CURLOPT_POSTFIELDSIZE_LARGE 30120
@@ -45,6 +47,9 @@ typedef struct bk_curl_slist {                /* struct curl_slist */
 #define BK_CURLOPT_CONNECTTIMEOUT_MS 156
 #define BK_CURLOPT_HTTPGET 80
 #define BK_CURLOPT_FOLLOWLOCATION 52
+#define BK_CURLOPT_PROTOCOLS 181
+#define BK_CURLOPT_REDIR_PROTOCOLS 182
+#define BK_CURLPROTO_HTTP_HTTPS 3
 #define BK_CURLINFO_RESPONSE_CODE 0x200002
 #define BK_CURL_GLOBAL_DEFAULT 3
 #define BK_CURL_ERROR_SIZE 256
@@ -142,6 +147,7 @@ typedef struct {
     size_t capacity;
     size_t limit;
     int overflowed;
+    int truncates; /* when set, bytes past `limit` are dropped and the transfer ends without error */
 } bk_curl_buffer;
 
 static inline size_t bk_curl_collect(char *data, size_t size, size_t count, void *context) {
@@ -150,7 +156,10 @@ static inline size_t bk_curl_collect(char *data, size_t size, size_t count, void
     size_t length = size * count;
     if (length > buffer->limit - buffer->length) {
         buffer->overflowed = 1;
-        return 0; /* makes curl stop with CURLE_WRITE_ERROR */
+        if (!buffer->truncates) return 0; /* makes curl stop with CURLE_WRITE_ERROR */
+        /* Keeps what fits; returning less than was offered ends the transfer (CURLE_WRITE_ERROR),
+           which the caller reads as a complete, truncated answer. */
+        length = buffer->limit - buffer->length;
     }
     if (buffer->length + length > buffer->capacity) {
         size_t capacity = buffer->capacity < 4096 ? 4096 : buffer->capacity;

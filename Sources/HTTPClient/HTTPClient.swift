@@ -22,13 +22,23 @@ public struct HTTPClient: Sendable {
         public var connectTimeout: Double
         /// The largest body accepted.
         public var maximumResponseBytes: Int
+        /// When true, a longer body is cut at `maximumResponseBytes` and the response returned;
+        /// when false (the default) a longer body throws `responseTooLarge`.
+        public var truncatesLongResponses: Bool
+        /// When true, only `http` and `https` may be spoken and no proxy from the environment is
+        /// used, so a request goes exactly where its URL (or its pinned address) says. Redirects
+        /// are never followed, whatever this says.
+        public var directHTTPOnly: Bool
 
         /// The defaults: the system's CAs, 60 s per transfer, 15 s to connect, 32 MiB bodies.
-        public init(caFile: String? = nil, timeout: Double = 60, connectTimeout: Double = 15, maximumResponseBytes: Int = 32 << 20) {
+        public init(caFile: String? = nil, timeout: Double = 60, connectTimeout: Double = 15, maximumResponseBytes: Int = 32 << 20,
+                    truncatesLongResponses: Bool = false, directHTTPOnly: Bool = false) {
             self.caFile = caFile
             self.timeout = timeout
             self.connectTimeout = connectTimeout
             self.maximumResponseBytes = maximumResponseBytes
+            self.truncatesLongResponses = truncatesLongResponses
+            self.directHTTPOnly = directHTTPOnly
         }
     }
 
@@ -59,8 +69,17 @@ public struct HTTPClient: Sendable {
            let grown = bk_curl_list_append(headerList, "Expect:") {
             headerList = grown // no "100-continue" round trip before the body
         }
-        var body = bk_curl_buffer(bytes: nil, length: 0, capacity: 0, limit: configuration.maximumResponseBytes, overflowed: 0)
-        var headers = bk_curl_buffer(bytes: nil, length: 0, capacity: 0, limit: 256 << 10, overflowed: 0)
+        var resolveList: UnsafeMutablePointer<bk_curl_slist>?
+        defer { if let resolveList { bk_curl_list_free(resolveList) } }
+        if let address = request.connectAddress {
+            guard let entry = Self.resolveEntry(url: request.url, address: address), let list = bk_curl_list_append(nil, entry) else {
+                throw HTTPClientError.invalidURL(request.url)
+            }
+            resolveList = list
+        }
+        var body = bk_curl_buffer(bytes: nil, length: 0, capacity: 0, limit: configuration.maximumResponseBytes, overflowed: 0,
+                                  truncates: configuration.truncatesLongResponses ? 1 : 0)
+        var headers = bk_curl_buffer(bytes: nil, length: 0, capacity: 0, limit: 256 << 10, overflowed: 0, truncates: 0)
         defer {
             bk_curl_buffer_free(&body)
             bk_curl_buffer_free(&headers)
@@ -78,6 +97,12 @@ public struct HTTPClient: Sendable {
                         if result == 0 { result = bk_curl_set_long(handle, BK_CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout)) }
                         if result == 0, let caFile = configuration.caFile { result = bk_curl_set_string(handle, BK_CURLOPT_CAINFO, caFile) }
                         if result == 0 { result = bk_curl_set_pointer(handle, BK_CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList)) }
+                        if result == 0 { result = bk_curl_set_long(handle, BK_CURLOPT_FOLLOWLOCATION, 0) }
+                        if result == 0, let resolveList { result = bk_curl_set_pointer(handle, BK_CURLOPT_RESOLVE, UnsafeMutableRawPointer(resolveList)) }
+                        if result == 0, configuration.directHTTPOnly {
+                            result = bk_curl_set_long(handle, BK_CURLOPT_PROTOCOLS, Int(BK_CURLPROTO_HTTP_HTTPS))
+                            if result == 0 { result = bk_curl_set_string(handle, BK_CURLOPT_PROXY, "") }
+                        }
                         if result == 0, request.body != nil {
                             // An empty body still needs a valid pointer, or libcurl reads POSTFIELDS as a string.
                             let start = bodyBytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
@@ -93,7 +118,8 @@ public struct HTTPClient: Sendable {
                 }
             }
         }
-        guard code == 0 else {
+        let truncated = code == 23 && body.overflowed != 0 && configuration.truncatesLongResponses
+        guard code == 0 || truncated else {
             var detail = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if detail.isEmpty, let text = bk_curl_error_text(code) { detail = String(cString: text) }
             throw HTTPClientError.from(code: code, detail: detail, host: host, timeout: configuration.timeout,
@@ -101,6 +127,27 @@ public struct HTTPClient: Sendable {
         }
         let status = Int(bk_curl_response_code(handle))
         return HTTPResponse(status: status, headers: HTTPResponse.headerFields(Self.bytes(of: headers)), body: Self.bytes(of: body))
+    }
+
+    /// libcurl's `CURLOPT_RESOLVE` entry `host:port:address` that pins the URL's host to `address`.
+    static func resolveEntry(url: String, address: String) -> String? {
+        guard let authority = host(of: url) else { return nil }
+        let secure = url.lowercased().hasPrefix("https://")
+        var name = authority, port = secure ? "443" : "80"
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            name = String(authority[authority.index(after: authority.startIndex) ..< close])
+            let rest = authority[authority.index(after: close)...]
+            if rest.hasPrefix(":") { port = String(rest.dropFirst()) }
+        } else if let colon = authority.lastIndex(of: ":") {
+            name = String(authority[..<colon])
+            port = String(authority[authority.index(after: colon)...])
+        }
+        guard !name.isEmpty, !port.isEmpty, port.allSatisfy(\.isNumber),
+              address.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }) else { return nil }
+        let hostPart = name.contains(":") ? "[\(name)]" : name
+        let addressPart = address.contains(":") ? "[\(address)]" : address
+        return "\(hostPart):\(port):\(addressPart)"
     }
 
     static func bytes(of buffer: bk_curl_buffer) -> [UInt8] {

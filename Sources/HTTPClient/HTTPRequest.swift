@@ -8,13 +8,18 @@ public struct HTTPRequest: Sendable, Equatable {
     public var headers: [HTTPHeaderField]
     /// The body, or nil for none.
     public var body: [UInt8]?
+    /// A numeric IP address to connect to instead of resolving the URL's host again (the URL's
+    /// host still names the server for TLS and `Host`), so an address checked beforehand is the
+    /// one used; nil resolves as usual.
+    public var connectAddress: String?
 
     /// A request.
-    public init(method: String, url: String, headers: [HTTPHeaderField] = [], body: [UInt8]? = nil) {
+    public init(method: String, url: String, headers: [HTTPHeaderField] = [], body: [UInt8]? = nil, connectAddress: String? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.connectAddress = connectAddress
     }
 
     /// The URL's path and query, for logs (never the host's credentials, which URLs here never carry).

@@ -48,7 +48,7 @@ struct AdminBrowserTests {
         #expect(functions.first?.contains("clamp_digit") == true && functions.first?.contains("inline.h:6") == true, "\(functions)")
         #expect(report["rawLink"] as? String == "\(server.base)/admin/crashes/1/raw")
         let pages = try #require(report["pages"] as? [String: [String: Any]])
-        #expect(pages.count == 11)
+        #expect(pages.count == 12)
         for (name, page) in pages {
             #expect(page["scrollWidth"] as? Int == page["viewportWidth"] as? Int, "\(name) is wider than the phone: \(page)")
             #expect(page["stylesheetApplied"] as? Bool == true, "\(name)")

@@ -39,7 +39,7 @@ import TestSupport
     }
 
     /// One call per documented operation, chosen to succeed, in an order where each finds what it needs.
-    static func calls(profile: String, key: String, crashGroup: String, apple: String, app: (String) -> String) -> [(operation: String, path: String, arguments: [String])] {
+    static func calls(profile: String, key: String, crashGroup: String, apple: String, tester: String, app: (String) -> String) -> [(operation: String, path: String, arguments: [String])] {
         let json = ["-H", "Content-Type: application/json", "--data-binary"]
         return [
             ("GET /testers", "/testers", []),
@@ -94,6 +94,13 @@ import TestSupport
             ("POST /apple/register", "/apple/register", json + [#"{"approved": true}"#]),
             ("POST /apple/profiles", "/apple/profiles", json + [#"{"bundleId": "com.example.beta"}"#]),
             ("DELETE /apple/key", "/apple/key", []),
+            // An app's update check: the tester's link token, not an API token.
+            ("GET /apps/{bundleId}/latest", "/apps/com.example.beta/latest?build=0", ["-H", "X-Tester-Token: \(tester)"]),
+            ("GET /webhooks", "/webhooks", []),
+            ("POST /webhooks", "/webhooks", json + [#"{"url": "http://127.0.0.1:9/hook", "events": ["release.published"], "allowPrivate": true}"#]),
+            ("POST /webhooks/{id}/test", "/webhooks/1/test", []),
+            ("GET /webhooks/{id}/deliveries", "/webhooks/1/deliveries", []),
+            ("DELETE /webhooks/{id}", "/webhooks/1", []),
             ("GET /openapi.json", "/openapi.json", []),
         ]
     }
@@ -138,7 +145,7 @@ import TestSupport
         try fixture.cli.ok("code-identity", "import", signing.child("cert.pem"), signing.child("key.pem"))
         let profile = try #require((try cliJSON(fixture.cli, "profiles", "--json") as? [[String: Any]])?.first?["uuid"] as? String)
         try fixture.cli.ok("import-profile", signing.child("new.mobileprovision"))
-        let calls = Self.calls(profile: profile, key: key, crashGroup: crashGroup, apple: apple, app: WebFixture.app)
+        let calls = Self.calls(profile: profile, key: key, crashGroup: crashGroup, apple: apple, tester: fixture.web.annToken, app: WebFixture.app)
         #expect(Set(calls.map(\.operation)) == (try Self.documented(document)), "the table covers exactly the documented operations")
         // Each operation is called with the smallest scope its document states (none, read, write or
         // admin): an operation that needs more than it says fails here, one that needs less fails

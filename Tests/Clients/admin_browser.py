@@ -110,7 +110,7 @@ def main():
         pages = {"overview": "/admin", "testers": "/admin/testers", "tester": report["testerPage"].replace(base, "").split("?")[0],
                  "devices": "/admin/devices", "releases": "/admin/releases",
                  "release": report["releasePage"].replace(base, "").split("?")[0], "profiles": "/admin/profiles",
-                 "symbols": "/admin/symbols", "crashes": "/admin/crashes",
+                 "symbols": "/admin/symbols", "crashes": "/admin/crashes", "webhooks": "/admin/webhooks",
                  "crash-group": report["crashGroupPage"].replace(base, ""), "crash": report["crashPage"].replace(base, "")}
         for name, path in pages.items():
             driver.get(base + path)

@@ -89,7 +89,7 @@ public final class AppStoreConnectServer: @unchecked Sendable {
         _ = process.wait(timeout: 10)
     }
 
-    private static func firstLine(_ handle: FileHandle) -> String {
+    static func firstLine(_ handle: FileHandle) -> String {
         var bytes = Data()
         while true {
             let chunk = handle.availableData

@@ -120,5 +120,6 @@ extension AppleAccount {
                   .text(attributes?.platform ?? AppleDeviceClass.platform(family)), .optional(attributes?.model),
                   .text(attributes?.status == "DISABLED" ? "DISABLED" : "ENABLED"),
                   .text(AppleDeviceClass.timestamp(attributes?.addedDate) ?? Timestamp.string(now))])
+        try WebhookOutbox.deviceRegistered(udid: attributes?.udid ?? fallbackUDID, appleID: created.id, family: family, db: db, now: now)
     }
 }

@@ -62,6 +62,7 @@ extension Archive {
             try db.query("INSERT INTO downloads (release_id, tester_id, udid, user_agent, downloaded_at) VALUES (?, ?, ?, ?, ?)",
                          [.integer(releaseID), .optional(testerID), .optional(udid), .optional(userAgent.map { String($0.prefix(512)) }),
                           .text(Timestamp.string(now))])
+            try WebhookOutbox.release(.releaseDownloaded, id: releaseID, db: db, now: now, extra: [("download", try WebhookOutbox.downloadFields(testerID: testerID, udid: udid, db: db))])
         }
     }
 

@@ -59,6 +59,7 @@ extension Archive {
                       .text(Timestamp.string(profile.creationDate)), .text(Timestamp.string(profile.expirationDate)),
                       .text(Timestamp.string(now)), .text(digest.hex)])
             try Self.recordImportedProfileDevices(profile, db: db)
+            try WebhookOutbox.profile(.profileImported, uuid: profile.uuid, db: db, now: now, extra: [("replaced", .bool(existed))])
             return !existed
         }
         return ProfileImport(profile: profile, isNew: isNew)

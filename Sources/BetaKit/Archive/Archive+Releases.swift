@@ -148,6 +148,7 @@ extension Archive {
                 // Crash reports of this build are linked to it, and symbolicated with what it archived.
                 try CrashStore.requeue(forRelease: id, now: now, db: db)
                 try CrashStore.requeue(forSymbols: added, now: now, db: db)
+                try WebhookOutbox.release(.releasePublished, id: id, db: db, now: now)
                 return (id, added)
             }
         } catch let repeated as RepeatedPackage {
@@ -227,6 +228,7 @@ extension Archive {
             }
             if let revoked = row.string(0) { throw ArchiveError.alreadyRevoked(id: id, on: String(revoked.prefix(10))) }
             try db.query("UPDATE releases SET revoked_at = ? WHERE id = ?", [.text(Timestamp.string(now)), .integer(id)])
+            try WebhookOutbox.release(.releaseRevoked, id: id, db: db, now: now)
         }
         return try release(id: id)
     }

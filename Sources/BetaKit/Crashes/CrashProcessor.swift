@@ -46,6 +46,10 @@ public final class CrashProcessor: Sendable {
                 for (item, analysis) in results {
                     try store.record(analysis, for: item.reportID, now: now, db: db)
                     try CrashStore.complete(item, db: db)
+                    if item.attempts > CrashStore.maxAttempts, let reason = analysis.error {
+                        try WebhookOutbox.jobFailed(job: "crash processing", subject: "crash report \(item.reportID)", error: reason,
+                                                    path: "/admin/crashes/\(item.reportID)", db: db, now: now)
+                    }
                 }
             }
         } catch {
@@ -114,7 +118,8 @@ extension CrashStore {
 
     /// Writes what processing found, links the report and keeps its group.
     func record(_ analysis: CrashAnalysis, for id: Int64, now: Date, db: SQLiteConnection) throws {
-        guard let row = try db.queryOne("SELECT signature_key, tester_id, received_at FROM crash_reports WHERE id = ?", [.integer(id)]) else { return }
+        guard let row = try db.queryOne("SELECT signature_key, tester_id, received_at, status FROM crash_reports WHERE id = ?", [.integer(id)]) else { return }
+        let oldStatus = row.string(3)
         let oldSignature = row.string(0)
         let receivedAt = row.string(2) ?? Timestamp.string(now)
         try db.query("DELETE FROM crash_images WHERE report_id = ?", [.integer(id)])
@@ -126,10 +131,19 @@ extension CrashStore {
         let release = try linkedRelease(analysis, db: db)
         let tester = try linkedTester(id, current: row.int(1), db: db)
         let device = try linkedDevice(report: id, tester: tester, analysis: analysis, db: db)
+        var groupEvent: WebhookEvent?
         if let signature = analysis.signature {
             try db.query("INSERT INTO crash_groups (signature_key, exception_type, frames, title, first_seen_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (signature_key) DO NOTHING",
                          [.text(signature.key), .text(signature.exceptionType), .text(signature.frames.joined(separator: "\n")),
                           .text(signature.description), .text(receivedAt)])
+            // Only a report's first processing tells of a crash: processing it again (its symbols
+            // arrived, say) may regroup it under a better signature, which is not a new crash.
+            let created = db.changes > 0
+            if oldSignature == nil, created {
+                groupEvent = .crashNewGroup
+            } else if oldSignature == nil, try Self.isRegression(build: analysis.appBuild, signature: signature.key, report: id, db: db) {
+                groupEvent = .crashRegressed
+            }
         }
         try db.query("""
             UPDATE crash_reports SET status = ?, format = ?, bug_type = ?, processed_at = ?, error = ?, process_name = ?, bundle_id = ?,
@@ -143,11 +157,27 @@ extension CrashStore {
                   .optional(analysis.incidentIdentifier.map(Self.shortened)), .optional(analysis.crashedAt.map(Self.shortened)),
                   .optional(analysis.exceptionType.map(Self.shortened)), .optional(analysis.summary.map { String($0.prefix(1024)) }),
                   .optional(analysis.signature?.key), .optional(release), .optional(tester), .optional(device), .integer(id)])
+        if let event = groupEvent, let key = analysis.signature?.key {
+            try WebhookOutbox.crash(event, signature: key, reportID: id, db: db, now: now)
+        }
+        if analysis.status == .symbolicated, oldStatus != CrashStatus.symbolicated.rawValue, let key = analysis.signature?.key {
+            try WebhookOutbox.crash(.crashSymbolicated, signature: key, reportID: id, db: db, now: now)
+        }
         if let oldSignature, oldSignature != analysis.signature?.key {
             // Regrouped: a group left without reports goes away.
             try db.query("DELETE FROM crash_groups WHERE signature_key = ? AND NOT EXISTS (SELECT 1 FROM crash_reports WHERE signature_key = ?)",
                          [.text(oldSignature), .text(oldSignature)])
         }
+    }
+
+    /// Whether `build` is newer than the build of the group's most recent other report (a crash
+    /// seen again in a newer build than the last one it was seen in).
+    static func isRegression(build: String?, signature: String, report id: Int64, db: SQLiteConnection) throws -> Bool {
+        guard let build, let last = try db.queryOne("""
+            SELECT app_build FROM crash_reports WHERE signature_key = ? AND id != ? AND app_build IS NOT NULL
+            ORDER BY received_at DESC, id DESC LIMIT 1
+            """, [.text(signature), .integer(id)])?.string(0) else { return false }
+        return WebhookOutbox.isNewer(build, than: last)
     }
 
     /// The release whose executables have the report's app image UUIDs: the newest one still

@@ -88,5 +88,8 @@ extension DeviceEnrollment {
             """, [.text(reply.udid.value), .integer(owner.id), .text(family.rawValue), .optional(reply.product), .optional(reply.version),
                   .optional(reply.serial), .optional(reply.imei), .optional(reply.deviceName), .integer(verified ? 1 : 0), .text(stamp),
                   .text(approved ? "approved" : "open"), approved ? .text(stamp) : .null])
+        try WebhookOutbox.device(.deviceEnrolled, udid: reply.udid.value, name: name, family: family.rawValue, testerID: owner.id, db: db, now: now,
+                                 extra: [("request", .object([("status", .string(approved ? "approved" : "open")), ("verified", .bool(verified))]))])
+        if approved { try WebhookOutbox.device(.deviceApproved, udid: reply.udid.value, name: name, family: family.rawValue, testerID: owner.id, db: db, now: now) }
     }
 }

@@ -43,6 +43,7 @@ public struct Roster: Sendable {
             for device in request.devices {
                 try Self.insertDevice(device, owner: tester, settings: settings, now: now, db: db)
             }
+            try WebhookOutbox.testerAdded(id: id, db: db, now: now)
             return tester
         }
     }

@@ -19,6 +19,7 @@ struct AdminChrome: Sendable, MustacheRepresentable {
         NavigationItem(label: "Profiles", path: "/admin/profiles"),
         NavigationItem(label: "Symbols", path: "/admin/symbols"),
         NavigationItem(label: "Crashes", path: "/admin/crashes"),
+        NavigationItem(label: "Webhooks", path: "/admin/webhooks"),
     ]
 
     var title: String

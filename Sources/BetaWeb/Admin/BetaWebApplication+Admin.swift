@@ -44,6 +44,7 @@ extension BetaWebApplication {
             addSymbolPages(&admin)
             addCrashPages(&admin)
             addApplePages(&admin)
+            addWebhookPages(&admin)
         }
     }
 
@@ -190,6 +191,8 @@ enum AdminNotice: String, Sendable {
     case profileImported = "profile-imported"
     case symbolsAdded = "symbols-added"
     case appleProvisioned = "apple-provisioned"
+    case webhookTestQueued = "webhook-test-queued"
+    case webhookRemoved = "webhook-removed"
 
     var text: String {
         switch self {
@@ -207,6 +210,8 @@ enum AdminNotice: String, Sendable {
         case .releaseResigned: "The build was re-signed with the new profile and published as this release; the original stays as it was."
         case .profileImported: "The profile was imported."
         case .symbolsAdded: "The symbols were archived."
+        case .webhookTestQueued: "A test event was queued; the deliveries below show its answer in a moment."
+        case .webhookRemoved: "The webhook and its deliveries were removed."
         case .appleProvisioned: "The approved devices are registered at Apple and the ad hoc profiles were regenerated and imported."
         }
     }

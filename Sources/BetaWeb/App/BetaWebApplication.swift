@@ -27,8 +27,12 @@ public final class BetaWebApplication: Sendable {
     let assets: WebAssets
     /// Crash intake: durable group-committed uploads, the background processor, rate limits.
     let crashes: CrashIntake
+    /// The background webhook sender.
+    let webhooks: WebhookWorker
     /// Enrolment replies per tester link and per client address.
     let enrollmentLimits: (perTester: RateLimiter, perAddress: RateLimiter)
+    /// Update checks per credential and address.
+    let updateLimiter = RateLimiter(perMinute: 60, burst: 20)
     /// Failed dashboard logins per address.
     let loginThrottle = LoginThrottle()
     /// Live tokens and sessions by digest, for turning away uploads before their body is read.
@@ -45,8 +49,13 @@ public final class BetaWebApplication: Sendable {
         pool = try BlockingPool(configuration: configuration.blockingPool, name: "web-blocking")
         let crashes = try CrashIntake(home: home, pool: pool, configuration: configuration.crashes, now: configuration.now)
         self.crashes = crashes
-        // `release` or `add-symbols` may have queued reports again: a change wakes the processor.
-        snapshots = SnapshotStore(home: home, pool: pool, watcher: try StoreChangeWatcher(store: home.store), onChange: { crashes.wake() })
+        let webhooks = WebhookWorker(home: home, configuration: configuration)
+        self.webhooks = webhooks
+        // `release` or `add-symbols` may have queued reports again, or events: a change wakes the processor and the webhook sender.
+        snapshots = SnapshotStore(home: home, pool: pool, watcher: try StoreChangeWatcher(store: home.store), onChange: {
+            crashes.wake()
+            webhooks.wake()
+        })
         let enrollment = configuration.enrollment
         enrollmentLimits = (RateLimiter(perMinute: enrollment.postsPerMinute, burst: enrollment.burst),
                             RateLimiter(perMinute: enrollment.postsPerMinute == 0 ? 0 : enrollment.postsPerMinutePerAddress,
@@ -61,6 +70,8 @@ public final class BetaWebApplication: Sendable {
         let snapshots = self.snapshots
         let home = self.home
         crashes.start()
+        // Without its threads, webhooks stay queued for the next start (or `betactl webhook test`).
+        try? webhooks.start()
         let task = Task {
             _ = try? await pool.run { try Archive(home: home).recordMissingProfileDevices() }
             // Requests check for changes themselves; this notices them while none come.
@@ -79,6 +90,7 @@ public final class BetaWebApplication: Sendable {
             task = nil
         }
         crashes.stop()
+        webhooks.stop()
         pool.shutdown()
     }
 

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import BetaKit
 import BetaServer
 
 /// How the web application runs: where branding overrides live, how blocking work is pooled, how
@@ -22,6 +23,10 @@ public struct WebConfiguration: Sendable {
     public var enrollment = EnrollmentConfiguration()
     /// The largest upload (a release with its dSYMs, or symbols) the API and the dashboard accept.
     public var maxUploadBytes: Int64 = 4 << 30
+    /// Whether webhooks are delivered in the background (and profile expiry notices queued).
+    public var deliversWebhooks = true
+    /// Webhook retry and disabling times.
+    public var webhookSchedule = WebhookSchedule.standard
     /// The current time; tests pin it (`BETACTL_NOW`).
     public var now: @Sendable () -> Date = { Date() }
 

@@ -10,7 +10,7 @@ enum CommandRegistry {
         ReleaseCommand.self, ResignCommand.self, CodeIdentityCommand.self, AddSymbolsCommand.self, SymbolsCommand.self, ReleasesCommand.self, ShowReleaseCommand.self, RevokeCommand.self,
         SymbolicateCommand.self, InspectCommand.self,
         CrashKeyCommand.self, AddCrashCommand.self, CrashesCommand.self, CrashGroupsCommand.self, ShowCrashCommand.self,
-        ServeCommand.self, SigningIdentityCommand.self, TokenCommand.self,
+        ServeCommand.self, SigningIdentityCommand.self, TokenCommand.self, WebhookCommand.self,
         BackupCommand.self, VerifyCommand.self, RestoreCommand.self,
     ] }
 

@@ -23,6 +23,9 @@ enum ServeCommand: BetactlCommand {
                    "Most simultaneous connections from one client address; more get 503 (default 64, 0 for no cap; trusted proxies are exempt)."),
             .flag("--no-access-log", "Do not write the access log to standard error."),
             .value("--crash-max-size", "BYTES", "Largest crash report accepted (default 10485760, 10 MB); larger ones get 413."),
+            .flag("--no-webhooks", "Do not send webhook deliveries (they stay queued for another server or `betactl webhook test`)."),
+            .value("--webhook-backoff-scale", "FACTOR",
+                   "Multiply webhook retry waits and the day after which a failing endpoint is disabled by FACTOR (default 1; tests use 0.001)."),
             .flag("--no-crash-processing", "Store crash reports but leave them queued for another server or `betactl add-crash` to process."),
             .value("--crash-rate-limit", "N", "Crash reports per minute from one tester link, or one ingest key from one address (default 60, in bursts of up to 20; 0 for no limit; a key from all addresses together gets ten times it); more get 429."),
             .flag("--allow-unverified-enrollment",
@@ -69,6 +72,13 @@ enum ServeCommand: BetactlCommand {
         web.templatesDirectory = args.value("--templates")
         web.webDirectory = args.value("--web")
         web.crashes.processInBackground = !args.flag("--no-crash-processing")
+        web.deliversWebhooks = !args.flag("--no-webhooks")
+        if let text = args.value("--webhook-backoff-scale") {
+            guard let value = Double(text), value.isFinite, value > 0, value <= 1000 else {
+                throw UsageError(message: "--webhook-backoff-scale needs a positive factor such as 0.001, got \(text)", command: spec.name)
+            }
+            web.webhookSchedule = WebhookSchedule.standard.scaled(by: value)
+        }
         if let text = args.value("--crash-max-size") {
             guard let value = Int64(text), value > 0 else { throw UsageError(message: "--crash-max-size needs a positive number of bytes, got \(text)", command: spec.name) }
             web.crashes.maxReportBytes = value
