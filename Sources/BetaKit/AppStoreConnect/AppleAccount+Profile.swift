@@ -24,8 +24,8 @@ extension AppleAccount {
     /// device in Apple's list: deletes the one betactl made before (profiles cannot be edited),
     /// creates `betactl BUNDLE_ID YYYY-MM-DD HH:MM`, and imports what Apple returns through the
     /// archive's import, so `check-profile` and the tester pages see it at once. `certificate`
-    /// picks the distribution certificate by serial number or id; without it the team must have
-    /// exactly one.
+    /// picks the distribution certificate by serial number or id; without it, the code-signing
+    /// identity's certificate, and without that the team must have exactly one.
     public func regenerateProfiles(for bundleID: String, certificate: String?, client: AppStoreConnectClient,
                                    now: Date) throws -> AppleProfileRegeneration {
         let callsBefore = client.callCount
@@ -46,7 +46,7 @@ extension AppleAccount {
             let ids = Set(resource.relationships?["profiles"]?.ids ?? [])
             resources.append((identifier, resource.id, (page.included ?? []).filter { ids.contains($0.id) }))
         }
-        let chosen = try distributionCertificate(certificate, client: client)
+        let chosen = try distributionCertificate(certificate ?? codeIdentitySerial(), client: client)
         let deviceIDs = try store.read { db in
             try db.query("""
                 SELECT apple_id FROM apple_devices WHERE status = 'ENABLED' AND platform IN ('IOS', 'UNIVERSAL') AND device_class != 'MAC'
@@ -61,7 +61,22 @@ extension AppleAccount {
         return AppleProfileRegeneration(bundleID: bundleID, profiles: made, certificateSerial: chosen.serial, calls: client.callCount - callsBefore)
     }
 
-    /// The distribution certificate to use: by serial or id when given, else the team's only one.
+    /// The serial number of the code-signing identity's certificate (`code-identity import`), when
+    /// one is stored: the profile must list that certificate, or builds betactl re-signs with it will
+    /// not install.
+    func codeIdentitySerial() throws -> String? {
+        guard let pem = try CodeIdentityStore(home: home).current()?.certificatePEM else { return nil }
+        // The first certificate of the PEM: the leaf, as `code-identity import` stores it.
+        let lines = pem.split(whereSeparator: \.isNewline).map { String($0).trimmed }
+        guard let begin = lines.firstIndex(of: "-----BEGIN CERTIFICATE-----"),
+              let end = lines[begin...].firstIndex(of: "-----END CERTIFICATE-----"),
+              let der = Data(base64Encoded: lines[(begin + 1) ..< end].joined()),
+              let certificate = try? Certificate(der: [UInt8](der)) else { return nil }
+        return certificate.serialNumberHex
+    }
+
+    /// The distribution certificate to use: by serial or id when given (or the code-signing
+    /// identity's), else the team's only one.
     func distributionCertificate(_ wanted: String?, client: AppStoreConnectClient) throws -> (id: String, serial: String) {
         let certificates: [ASC.Resource<ASC.CertificateAttributes>] = try client.list(
             "/v1/certificates", query: [("filter[certificateType]", "DISTRIBUTION,IOS_DISTRIBUTION")], subject: "the certificate list")

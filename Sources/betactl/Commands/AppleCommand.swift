@@ -17,7 +17,7 @@ enum AppleCommand: BetactlCommand {
             .value("--base-url", "URL", "connect: another API base URL, for a test server (default Apple's)."),
             .value("--ca-file", "FILE", "connect: a PEM CA file to trust instead of the system's, for a test server."),
             .flag("--approved", "register: every active roster device not yet registered at Apple."),
-            .value("--certificate", "SERIAL", "profile: the distribution certificate (serial number or id), when the team has more than one."),
+            .value("--certificate", "SERIAL", "profile: the distribution certificate (serial number or id); by default the code-signing identity's, else the team's only one."),
             .json,
         ],
         discussion: "The key is stored in the home's secrets folder (0600), never printed or logged, and left out of backups unless `backup --include-secrets`. `sync` reads Apple's device list, imports devices the roster lacks and reconciles the slot ledger with Apple's count; `register` registers roster devices (`--approved`: all not yet registered); `profile BUNDLE_ID` deletes the ad hoc profile betactl made before for the app and each extension and creates a new one with every enabled device, then imports it. Every call to Apple is logged in logs/app-store-connect.log in the home. Needs libcurl (Debian and Ubuntu: libcurl4) and libcrypto (libssl3).",

@@ -92,6 +92,21 @@ struct AppleProfileTests {
         #expect(result.certificateSerial.uppercased().hasSuffix("1A2B3C4D01"))
     }
 
+    @Test func theCodeSigningIdentitysCertificateIsChosenAmongSeveral() throws {
+        let fixture = try make(["certificates": 2])
+        // The team's second distribution certificate is the one betactl signs with.
+        let pem = fixture.server.directory.child("state/dist1.pem")
+        let der = try runToolNow("openssl", ["x509", "-in", pem, "-outform", "DER", "-out", fixture.server.directory.child("dist1.der")])
+        #expect(der.status == 0, "\(der.error)")
+        _ = try CodeIdentityStore(home: fixture.home).save(
+            certificatePEM: try String(contentsOfFile: pem, encoding: .utf8),
+            privateKeyPEM: try String(contentsOfFile: fixture.server.directory.child("state/dist1.key"), encoding: .utf8),
+            certificateDER: [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture.server.directory.child("dist1.der")))), chainCount: 1, now: Date())
+        let result = try fixture.account.regenerateProfiles(for: "com.example.beta", certificate: nil, client: try fixture.client(), now: Date())
+        #expect(result.certificateSerial.uppercased().hasSuffix("1A2B3C4D01"))
+        #expect(try fixture.server.problems() == [])
+    }
+
     @Test func aBundleIDAppleDoesNotHaveIsNamed() throws {
         let fixture = try make()
         #expect(throws: AppStoreConnectError.unknownBundleID("com.example.other")) {
