@@ -92,7 +92,9 @@ import TestSupport
             ("PUT /apple/key", "/apple/key", json + [apple]),
             ("POST /apple/sync", "/apple/sync", []),
             ("POST /apple/register", "/apple/register", json + [#"{"approved": true}"#]),
-            ("POST /apple/profiles", "/apple/profiles", json + [#"{"bundleId": "com.example.beta"}"#]),
+            // The code-signing identity imported for the re-signing call is not the team's certificate at
+            // Apple, so the one the team has is named.
+            ("POST /apple/profiles", "/apple/profiles", json + [#"{"bundleId": "com.example.beta", "certificate": "1A2B3C4D00"}"#]),
             ("DELETE /apple/key", "/apple/key", []),
             // An app's update check: the tester's link token, not an API token.
             ("GET /apps/{bundleId}/latest", "/apps/com.example.beta/latest?build=0", ["-H", "X-Tester-Token: \(tester)"]),

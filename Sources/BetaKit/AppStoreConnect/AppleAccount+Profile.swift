@@ -46,7 +46,14 @@ extension AppleAccount {
             let ids = Set(resource.relationships?["profiles"]?.ids ?? [])
             resources.append((identifier, resource.id, (page.included ?? []).filter { ids.contains($0.id) }))
         }
-        let chosen = try distributionCertificate(certificate ?? codeIdentitySerial(), client: client)
+        let identitySerial = certificate == nil ? try codeIdentitySerial() : nil
+        let chosen: (id: String, serial: String)
+        do {
+            chosen = try distributionCertificate(certificate ?? identitySerial, client: client)
+        } catch let AppStoreConnectError.certificate(reason) where identitySerial != nil {
+            throw AppStoreConnectError.certificate(reason + "; the serial is the code-signing identity's (`betactl code-identity show`): import the identity "
+                + "whose certificate the team has, or name one with --certificate SERIAL")
+        }
         let deviceIDs = try store.read { db in
             try db.query("""
                 SELECT apple_id FROM apple_devices WHERE status = 'ENABLED' AND platform IN ('IOS', 'UNIVERSAL') AND device_class != 'MAC'

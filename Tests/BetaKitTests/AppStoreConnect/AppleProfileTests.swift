@@ -94,6 +94,21 @@ struct AppleProfileTests {
 
     @Test func theCodeSigningIdentitysCertificateIsChosenAmongSeveral() throws {
         let fixture = try make(["certificates": 2])
+        // An identity whose certificate the team does not have: refused, naming the identity.
+        let foreign = try TemporaryDirectory("foreign-identity")
+        let made = try runToolNow("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", "/CN=iPhone Distribution: Other",
+                                              "-keyout", foreign.child("key.pem"), "-out", foreign.child("cert.pem")])
+        #expect(made.status == 0, "\(made.error)")
+        #expect(try runToolNow("openssl", ["x509", "-in", foreign.child("cert.pem"), "-outform", "DER", "-out", foreign.child("cert.der")]).status == 0)
+        _ = try CodeIdentityStore(home: fixture.home).save(
+            certificatePEM: try String(contentsOfFile: foreign.child("cert.pem"), encoding: .utf8),
+            privateKeyPEM: try String(contentsOfFile: foreign.child("key.pem"), encoding: .utf8),
+            certificateDER: [UInt8](try Data(contentsOf: URL(fileURLWithPath: foreign.child("cert.der")))), chainCount: 1, now: Date())
+        #expect {
+            _ = try fixture.account.regenerateProfiles(for: "com.example.beta", certificate: nil, client: try fixture.client(), now: Date())
+        } throws: { error in
+            "\(error)".contains("no distribution certificate of the team has serial number") && "\(error)".contains("code-identity")
+        }
         // The team's second distribution certificate is the one betactl signs with.
         let pem = fixture.server.directory.child("state/dist1.pem")
         let der = try runToolNow("openssl", ["x509", "-in", pem, "-outform", "DER", "-out", fixture.server.directory.child("dist1.der")])
