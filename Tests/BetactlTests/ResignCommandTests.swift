@@ -35,6 +35,8 @@ struct ResignCommandTests {
         #expect(shown.contains("groups        qa"))
         #expect(!shown.contains("MISSING"), "the original's dSYMs match the re-signed executables")
         #expect(shown.contains("profile       Resigned Ad Hoc"))
+        let shownJSON = try #require(try JSONSerialization.jsonObject(with: Data(cli.ok("show-release", "2", "--json").utf8)) as? [String: Any])
+        #expect(shownJSON["resignedFrom"] as? Int == 1)
         let original = try cli.ok("show-release", "1")
         #expect(original.contains("profile       Beta Ad Hoc"))
         #expect(!original.contains("re-signed"))

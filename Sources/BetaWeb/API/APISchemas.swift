@@ -83,6 +83,7 @@ enum APISchemas {
                     .required("testers", .array(.object([.required("id", .integer()), .required("name", .text)]))),
                 ])),
                 .optional("notes", .text), .required("created", .timestamp), .optional("revoked", .timestamp),
+                .optional("resignedFrom", .integer(minimum: 1)),
                 .optional("slices", .array(.object([
                     .required("path", .text), .required("kind", .text), .optional("bundleId", .text), .required("arch", .text),
                     .optional("uuid", .text), .optional("minimumOS", .text), .required("hasSymbols", .boolean()),
