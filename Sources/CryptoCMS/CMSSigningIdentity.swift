@@ -85,6 +85,13 @@ public struct CMSSigningIdentity: Sendable, Equatable {
     /// Signs `content` as CMS SignedData with the content attached, in DER.
     public func sign(_ content: [UInt8]) throws(CMSSigningError) -> [UInt8] {
         try CryptoLibrary.require()
+        return try signEnvelope(content) { signer, key, chain, input in bk_crypto_cms_sign(signer, key, chain, input) }
+    }
+
+    /// Reads the signing certificate, its chain and the key, makes an envelope over `content` with
+    /// `make(signer, key, chain, input)`, and returns it as DER; every libcrypto object is freed.
+    func signEnvelope(_ content: [UInt8],
+                      make: (OpaquePointer, OpaquePointer, OpaquePointer, OpaquePointer) -> OpaquePointer?) throws(CMSSigningError) -> [UInt8] {
         let certificates = try Self.readCertificates(Array(certificatePEM.utf8))
         defer { certificates.forEach { bk_crypto_certificate_free($0) } }
         guard let signer = certificates.first else { throw CMSSigningError.noCertificate }
@@ -97,7 +104,7 @@ public struct CMSSigningIdentity: Sendable, Equatable {
         }
         let input = try Self.memoryBIO(content)
         defer { bk_crypto_bio_free(input) }
-        guard let envelope = bk_crypto_cms_sign(signer, key, chain, input) else {
+        guard let envelope = make(signer, key, chain, input) else {
             throw CMSSigningError.signingFailed(CryptoLibrary.takeError("CMS_sign failed"))
         }
         defer { bk_crypto_cms_free(envelope) }
