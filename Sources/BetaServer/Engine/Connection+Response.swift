@@ -256,18 +256,27 @@ extension Connection {
 
 /// Writes a streamed response body; each write waits while too much is buffered (back-pressure).
 public struct BodyWriter: Sendable {
-    let loop: EventLoop
-    let connection: LoopBound<Connection>
-    let generation: Int
+    private let sink: @Sendable ([UInt8]) async throws -> Void
+
+    /// A writer that hands each piece to `sink`: the engine's sends it to the connection, an
+    /// in-process client's collects it.
+    init(sink: @escaping @Sendable ([UInt8]) async throws -> Void) {
+        self.sink = sink
+    }
+
+    /// A writer feeding connection `connection` on `loop`, for response `generation`.
+    init(loop: EventLoop, connection: LoopBound<Connection>, generation: Int) {
+        self.init { bytes in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+                loop.run { connection.value.streamWrite(bytes, generation: generation, continuation: continuation) }
+            }
+        }
+    }
 
     /// Sends `bytes` as the next piece of the body.
     public func write(_ bytes: [UInt8]) async throws {
         guard !bytes.isEmpty else { return }
-        let connection = self.connection
-        let generation = self.generation
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-            loop.run { connection.value.streamWrite(bytes, generation: generation, continuation: continuation) }
-        }
+        try await sink(bytes)
     }
 
     /// Sends `text` as UTF-8.

@@ -1,0 +1,206 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Sends requests through a router and its middleware the way a connection does, with no socket,
+/// event loop or thread of its own: trusted-proxy headers, route resolution, the route's head
+/// check and body limit, spooling of large bodies to a temporary file, the standard middleware
+/// (request id, access log, error mapping, compression), `HEAD` and the header fields the engine
+/// owns. Streamed and file bodies are collected into bytes.
+///
+/// It is for testing applications as Hummingbird's `app.test(.router)` does: everything above the
+/// socket is the server's own code. What it cannot show — framing, keep-alive, timeouts, slow or
+/// hostile clients, connection limits — needs a real `HTTPServer`.
+///
+/// ```swift
+/// let client = try InProcessClient(router: router)
+/// let response = await client.execute(.get, "/hello/ann")
+/// #expect(response.status == .ok)
+/// ```
+public struct InProcessClient: Sendable {
+    /// The settings requests are handled with (limits, trusted proxies, the spool directory).
+    public let configuration: ServerConfiguration
+    private let router: Router
+    private let chain: Handler
+    private let trusted: TrustedProxies
+    private let log: ServerLog
+
+    /// Creates a client for `router` with `middleware` inside the standard layers, as
+    /// `HTTPServer` runs them.
+    public init(configuration: ServerConfiguration = ServerConfiguration(), router: Router,
+                middleware: [any Middleware] = [], log: ServerLog = .discarding) throws(ServerError) {
+        self.configuration = configuration
+        self.router = router
+        self.log = log
+        trusted = try TrustedProxies(configuration.trustedProxies)
+        chain = MiddlewareChain.build(HTTPServer.standardMiddleware(trusted: trusted, log: log) + middleware)
+    }
+
+    /// Handles one request and returns the response the client would have read.
+    public func execute(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
+                        peerAddress: String = "127.0.0.1") async -> InProcessResponse {
+        var request = Request(method: method, target: target, headers: headers, peerAddress: peerAddress)
+        ForwardedHeaders.apply(to: &request, trusted: trusted)
+        let resolution = router.resolve(method: method, path: request.path)
+        if case .malformedPath = resolution {
+            return await finish(failure(.badRequest, "the path contains a malformed percent-escape; encode '%' as %25"), method: method)
+        }
+        var limit = min(configuration.limits.bodyBytes, 64 * 1024)
+        var drainLimit: Int64?
+        if case .matched(let route, let parameters) = resolution {
+            if let check = route.options.headCheck {
+                var probe = request
+                probe.parameters = parameters
+                if let refusal = check(probe) { return await finish(refusal, method: method) }
+            }
+            limit = route.options.bodyLimit ?? configuration.limits.bodyBytes
+            if case .truncate(let drain) = route.options.oversizedBody { drainLimit = max(drain, limit) }
+        }
+        let length = Int64(body.count)
+        if length > (drainLimit ?? limit) {
+            return await finish(failure(.contentTooLarge, "the body of \(length) bytes exceeds this endpoint's limit of \(drainLimit ?? limit) bytes"),
+                                method: method)
+        }
+        var kept = body
+        if length > limit {
+            kept = Array(body.prefix(Int(limit)))
+            request.bodyExceededLimit = true
+        }
+        do {
+            request.body = try spool(kept)
+        } catch {
+            return await finish(failure(.internalServerError, "cannot store the request body: \(error)"), method: method)
+        }
+        let endpoint = self.endpoint(for: resolution, request: &request)
+        let context = Context(log: log, configuration: configuration, endpoint: endpoint)
+        let response: Response
+        do {
+            response = try await chain(request, context)
+        } catch {
+            response = .text("500 Internal Server Error: see the server log\n", status: .internalServerError)
+        }
+        return await finish(response, method: method)
+    }
+
+    /// The handler a connection would run for `resolution`, with the route's parameters set.
+    private func endpoint(for resolution: Router.Resolution, request: inout Request) -> Handler {
+        switch resolution {
+        case .matched(let route, let parameters):
+            request.parameters = parameters
+            return route.handler
+        case .methodNotAllowed(let allow):
+            let allowValue = allow.joined(separator: ", ")
+            if request.method == .options {
+                return { _, _ in Response(status: .noContent, headers: ["Allow": allowValue]) }
+            }
+            return { request, _ in
+                throw HTTPError(.methodNotAllowed, "\(request.method) is not allowed here; use \(allowValue)",
+                                headers: ["Allow": allowValue])
+            }
+        case .notFound, .malformedPath:
+            return router.notFound ?? { _, _ in throw HTTPError(.notFound, "nothing here; check the address") }
+        }
+    }
+
+    /// The body as a connection hands it over: in memory while small, else in a temporary file.
+    private func spool(_ bytes: [UInt8]) throws(HTTPError) -> RequestBody {
+        if bytes.isEmpty { return .empty }
+        if bytes.count <= configuration.limits.bodyMemoryBytes { return .bytes(bytes) }
+        var template = Array(BodySpool.template(in: configuration.temporaryDirectory).utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+        guard fd >= 0 else { throw HTTPError(.internalServerError, "cannot create a spool file in \(configuration.temporaryDirectory): errno \(errno)") }
+        defer { close(fd) }
+        let path = template.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { String(cString: $0) } ?? "" }
+        let file = TemporaryFile(path: path, size: Int64(bytes.count))
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in raw.baseAddress.map { write(fd, $0 + offset, raw.count - offset) } ?? -1 }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw HTTPError(.internalServerError, "cannot write the spool file \(path): errno \(errno)") }
+            offset += written
+        }
+        return .file(file)
+    }
+
+    /// An answer the engine gives without running the handler chain.
+    private func failure(_ status: HTTPStatus, _ message: String) -> Response {
+        .text("\(status.code) \(status.reason): \(message)\n", status: status)
+    }
+
+    /// Applies the engine's rules to `response` and collects its body.
+    private func finish(_ response: Response, method: HTTPMethod) async -> InProcessResponse {
+        var headers = HTTPHeaders()
+        for field in response.headers where !Self.engineFields.contains(where: { HTTPHeaders.namesEqual($0, field.name) }) {
+            headers.add(field.name, field.value)
+        }
+        let status = response.status
+        if let length = response.body.knownLength, !status.forbidsBody, status.code != 304 {
+            headers.add("Content-Length", String(length))
+        }
+        var body: [UInt8] = []
+        var outcome = ResponseOutcome.delivered
+        if method != .head && !status.forbidsBody {
+            do {
+                body = try await Self.collect(response.body)
+            } catch {
+                outcome = .abandoned
+            }
+        }
+        response.onFinish?(outcome)
+        return InProcessResponse(status: status, headers: headers, body: body)
+    }
+
+    private static let engineFields = ["Content-Length", "Transfer-Encoding", "Connection", "Date", "Keep-Alive", "Server"]
+
+    /// The bytes of a response body, whichever form it takes.
+    static func collect(_ body: ResponseBody) async throws -> [UInt8] {
+        switch body {
+        case .empty: return []
+        case .bytes(let bytes): return bytes
+        case .file(let file):
+            var result: [UInt8] = []
+            for part in file.parts {
+                switch part {
+                case .bytes(let bytes): result += bytes
+                case .region(let open, let offset, let length): result += try read(open, offset: offset, length: length)
+                }
+            }
+            return result
+        case .stream(let producer):
+            let collected = Mutex<[UInt8]>([])
+            try await producer(BodyWriter { bytes in collected.withLock { $0 += bytes } })
+            return collected.withLock { $0 }
+        }
+    }
+
+    private static func read(_ file: OpenFile, offset: Int64, length: Int64) throws(HTTPError) -> [UInt8] {
+        var result = [UInt8](repeating: 0, count: Int(length))
+        var done = 0
+        while done < result.count {
+            let n = result.withUnsafeMutableBytes { buffer in
+                buffer.baseAddress.map { pread(file.descriptor, $0 + done, buffer.count - done, off_t(offset) + off_t(done)) } ?? -1
+            }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw HTTPError(.internalServerError, "cannot read \(file.path): errno \(errno)") }
+            done += n
+        }
+        return result
+    }
+}
+
+/// What an `InProcessClient` request answered: the status, the header fields a client would see
+/// (without `Date` and `Server`) and the whole body.
+public struct InProcessResponse: Sendable {
+    /// The status.
+    public var status: HTTPStatus
+    /// The header fields, with `Content-Length` as the engine would send it.
+    public var headers: HTTPHeaders
+    /// The body (empty for `HEAD`).
+    public var body: [UInt8]
+
+    /// The body as UTF-8 text.
+    public var text: String { String(decoding: body, as: UTF8.self) }
+}
