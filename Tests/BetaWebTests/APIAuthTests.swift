@@ -7,7 +7,7 @@ import TestSupport
 @Suite(.serialized) struct APIAuthTests {
     /// The document's operations: path, method and the scope its bearer requirement names ("" when
     /// it needs no credential, nil when it takes another kind, which its own tests cover).
-    static func operations(_ server: ServeProcess) async throws -> [(path: String, method: String, scope: String?)] {
+    static func operations(_ server: any WebEndpoint) async throws -> [(path: String, method: String, scope: String?)] {
         let document = try await api(server, "GET", "/openapi.json", token: nil).object()
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         var result: [(String, String, String?)] = []
@@ -30,7 +30,7 @@ import TestSupport
 
     @Test func everyOperationNeedsATokenAndTheRightScope() async throws {
         let fixture = try await AdminFixture.make()
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let profile = try #require((try cliJSON(fixture.cli, "profiles", "--json") as? [[String: Any]])?.first?["uuid"] as? String)
         let operations = try await Self.operations(server)

@@ -11,7 +11,7 @@ import TestSupport
     @Test func crashReportsAndGroupsAnswerWhatTheCLIPrints() async throws {
         let fixture = try await AdminFixture.make()
         let old = try await blocking { try CrashScenario.addOldReport(fixture) }
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let scenario = try await CrashScenario.send(fixture, server, old: old)
         let cli = fixture.cli
@@ -119,7 +119,7 @@ import TestSupport
 
     @Test func aReportSymbolicatedOnceItsDSYMArrivesCarriesLLVMSymbolizersFrames() async throws {
         let fixture = try await AdminFixture.make()
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let key = try await blocking { try fixture.web.crashKey() }
         let id = try await CrashScenario.sendRaw(server, key: key, try CrashScenario.report("App-309.ips"), name: "App-309.ips")

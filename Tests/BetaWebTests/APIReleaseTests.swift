@@ -15,7 +15,7 @@ import TestSupport
 
     @Test func anUploadedBuildIsPublishedWithItsSymbolsAndItsTestersInstallPages() async throws {
         let fixture = try await AdminFixture.make()
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let sha = try await runTool("sha256sum", [Self.app("Beta.ipa")]).text.prefix(64)
         let answer = try await api(server, "POST", "/releases", token: fixture.write, [
@@ -36,7 +36,7 @@ import TestSupport
         #expect(pages.map { $0["tester"] as? String } == ["Ann Lee"], "offered to group qa only")
         let url = try #require(pages.first?["url"] as? String)
         #expect(url == "\(server.base)/t/\(fixture.web.annToken)/releases/4")
-        let page = try await curl(url, ["-A", WebFixture.iPhone])
+        let page = try await server.fetch(url, ["-A", WebFixture.iPhone])
         #expect(page.status == 200 && page.text.contains("Fixes the crash on launch"))
         // The API's release is the CLI's, field for field.
         let shown = try await api(server, "GET", "/releases/4", token: fixture.read).object()
@@ -50,7 +50,7 @@ import TestSupport
 
     @Test func aRefusedBuildGetsEveryReasonTheCLIGivesAt422AndNothingIsPublished() async throws {
         let fixture = try await AdminFixture.make()
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let bad = try await api(server, "POST", "/releases", token: fixture.write, ["-F", "ipa=@\(Self.app("BetaBadEntitlements.ipa"))"])
         let problem = try bad.problem(422, "build-refused")
@@ -95,7 +95,7 @@ import TestSupport
 
     @Test func releasesAreListedNewestFirstPagedAndRevoked() async throws {
         let fixture = try await AdminFixture.make()
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let archive = try await api(server, "POST", "/releases", token: fixture.write,
                                     ["-F", "xcarchive=@\(Self.app("Beta.xcarchive.zip"))", "-F", "again=true", "-F", "group=qa, design"])
@@ -114,7 +114,7 @@ import TestSupport
         #expect(revoked["revoked"] as? String != nil)
         try await api(server, "POST", "/releases/2/revoke", token: fixture.write).problem(409, "already-revoked")
         try await api(server, "POST", "/releases/99/revoke", token: fixture.write).problem(404, "release-not-found")
-        let page = try await curl("\(server.base)/t/\(fixture.web.annToken)/releases/2")
+        let page = try await server.fetch("\(server.base)/t/\(fixture.web.annToken)/releases/2")
         #expect(page.status == 410, "testers see the withdrawal at once")
     }
 
@@ -123,7 +123,7 @@ import TestSupport
         let cli = Betactl(home: directory.child("home"))
         try cli.ok("init", "--team-id", "ABCDE12345")
         let token = try AdminFixture.token(cli, "ci", "write")
-        let server = try ServeProcess(cli, ["serve", "--listen", "127.0.0.1:0"])
+        let server = try InProcessServer(homePath: cli.home)
         defer { server.stop() }
         // Without its own dSYMs the build is refused as `release` refuses it in a home like this one.
         let unsymbolicated = try await api(server, "POST", "/releases", token: token,
@@ -162,7 +162,7 @@ import TestSupport
 
     @Test func profilesAreUploadedAndCheckedAgainstTheRosterLikeTheCLIDoes() async throws {
         let fixture = try await AdminFixture.make()
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let development = LocalFixtures.url("formats/profiles/beta_development.mobileprovision").path
         let raw = try await api(server, "POST", "/profiles", token: fixture.write,
@@ -196,7 +196,7 @@ import TestSupport
 
     @Test func settingsAndTokensNeedTheAdminScope() async throws {
         let fixture = try await AdminFixture.make()
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let settings = try await api(server, "GET", "/settings", token: fixture.read).object()
         #expect(settings["teamId"] as? String == "ABCDE12345" && settings["brandName"] as? String == "Beta")
@@ -204,7 +204,7 @@ import TestSupport
                                     json: ##"{"brandName": "Acme Beta", "brandColor": "#f60", "membershipRenewal": "2027-03-01"}"##).object()
         #expect(changed["brandName"] as? String == "Acme Beta" && changed["brandColor"] as? String == "#ff6600")
         #expect((changed["membershipYear"] as? [String: Any])?["renews"] as? String == "2027-03-01")
-        #expect(try await curl("\(server.base)/t/\(fixture.web.annToken)").text.contains("Acme Beta"), "pages follow at once")
+        #expect(try await server.fetch("\(server.base)/t/\(fixture.web.annToken)").text.contains("Acme Beta"), "pages follow at once")
         let cli = try fixture.cli.run("init", "--brand-color", "orange")
         let bad = try await api(server, "PATCH", "/settings", token: fixture.admin, json: #"{"brandColor": "orange"}"#)
         #expect("error: \(try bad.problem(422, "invalid-settings")["detail"] as? String ?? "")\n" == cli.stderr)

@@ -8,7 +8,7 @@ import TestSupport
         let fixture = try await AdminFixture.make()
         let work = try TemporaryDirectory()
         try ResigningFixtures.make(in: work)
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
 
         try fixture.cli.ok("import-profile", work.child("new.mobileprovision"))

@@ -7,7 +7,7 @@ import TestSupport
 @Suite(.serialized) struct APIRosterTests {
     @Test func aTesterIsAddedShownRegroupedGivenANewLinkAndRemoved() async throws {
         let fixture = try await AdminFixture.make()
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let body = #"{"name": "Cy Diaz", "email": "cy@example.com", "groups": ["qa", "beta"], "devices": [{"udid": "00008110-0000000000000E05", "model": "iPhone16,1"}]}"#
         let created = try await api(server, "POST", "/testers", token: fixture.write, json: body)
@@ -20,7 +20,7 @@ import TestSupport
         let page = try #require(tester["page"] as? String)
         #expect(page.hasPrefix("\(server.base)/t/"))
         // The tester's page works at once, and the CLI sees the same tester.
-        #expect(try await curl(page).text.contains("Hi Cy Diaz"))
+        #expect(try await server.fetch(page).text.contains("Hi Cy Diaz"))
         let shown = try #require(try cliJSON(fixture.cli, "show-tester", "cy@example.com", "--json") as? [String: Any])
         #expect(shown["id"] as? Int == id && shown["groups"] as? [String] == ["beta", "qa"])
 
@@ -33,19 +33,19 @@ import TestSupport
         let relinked = try await api(server, "POST", "/testers/\(id)/link", token: fixture.write).object()
         let newPage = try #require(relinked["page"] as? String)
         #expect(newPage != page)
-        #expect(try await curl(page).status == 404, "the old link stops working at once")
-        #expect(try await curl(newPage).status == 200)
+        #expect(try await server.fetch(page).status == 404, "the old link stops working at once")
+        #expect(try await server.fetch(newPage).status == 200)
 
         let removed = try await api(server, "DELETE", "/testers/\(id)", token: fixture.write)
         #expect(removed.status == 204 && removed.body.isEmpty)
         try await api(server, "GET", "/testers/\(id)", token: fixture.read).problem(404, "tester-not-found")
         try await api(server, "DELETE", "/testers/\(id)", token: fixture.write).problem(404, "tester-not-found")
-        #expect(try await curl(newPage).status == 404)
+        #expect(try await server.fetch(newPage).status == 404)
     }
 
     @Test func badTestersAreRefusedWithTheCLIsMessages() async throws {
         let fixture = try await AdminFixture.make()
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let cliEmail = try fixture.cli.run("add-tester", "Dee", "--email", "not-an-email")
         #expect(cliEmail.status == 65)
@@ -82,7 +82,7 @@ import TestSupport
         let lines = (0 ..< 98).map { String(format: "00008030-%016X\tPhone %02d\tios", 0x1000 + $0, $0) }
         try ("Device ID\tDevice Name\tDevice Platform\n" + lines.joined(separator: "\n") + "\n").write(toFile: list.child("devices.txt"), atomically: true, encoding: .utf8)
         try fixture.cli.ok("import-devices", list.child("devices.txt"), "--tester", "bo@example.com", "--family", "iphone")
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let next = "00008030-00000000000F0001"
         let cli = try fixture.cli.run("add-device", "bo@example.com", next, "--model", "iPhone15,2")
@@ -112,7 +112,7 @@ import TestSupport
 
     @Test func deviceListsPageWithCursorsAndFlagDevicesMissingFromTheProfile() async throws {
         let fixture = try await AdminFixture.make()
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let whole = try await api(server, "GET", "/devices", token: fixture.read).object()
         let all = try #require(whole["devices"] as? [[String: Any]])
@@ -158,7 +158,7 @@ import TestSupport
 
     @Test func readsCarryETagsThatIfNoneMatchTurnsInto304() async throws {
         let fixture = try await AdminFixture.make()
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let first = try await api(server, "GET", "/testers", token: fixture.read)
         let etag = try #require(first.headers["etag"])
@@ -181,7 +181,7 @@ import TestSupport
 
     @Test func unknownPathsAndMethodsAreProblemsToo() async throws {
         let fixture = try await AdminFixture.make()
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         try await api(server, "GET", "/nothing/here", token: fixture.read).problem(404, "not-found")
         let method = try await api(server, "PATCH", "/testers", token: fixture.read)
@@ -190,7 +190,7 @@ import TestSupport
         let error = try await api(server, "GET", "/releases/abc", token: fixture.read).problem(404, "release-not-found")
         #expect((error["requestId"] as? String)?.count == 16)
         // Outside the API, a missing page is still the HTML page.
-        let page = try await curl("\(server.base)/nothing")
+        let page = try await server.fetch("\(server.base)/nothing")
         #expect(page.status == 404 && page.headers["content-type"] == "text/html; charset=utf-8")
     }
 }

@@ -18,7 +18,7 @@ struct AdminAppleTests {
         let pending = try #require((try cliJSON(fixture.cli, "apple", "status", "--json") as? [String: Any])?["pending"] as? Int)
         #expect(pending > 0)
 
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let reader = try DashboardClient(server)
         try await reader.logIn(fixture.read)

@@ -10,7 +10,7 @@ import TestSupport
     @Test func crashPagesShowGroupsFramesMemoryAndTheOriginalEscaped() async throws {
         let fixture = try await AdminFixture.make()
         let old = try await blocking { try CrashScenario.addOldReport(fixture) }
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let scenario = try await CrashScenario.send(fixture, server, old: old)
         let cli = fixture.cli

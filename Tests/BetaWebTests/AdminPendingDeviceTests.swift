@@ -15,17 +15,18 @@ struct AdminPendingDeviceTests {
 
     /// Enrols a device for the tester with page `token` as an iPhone does: downloads the profile,
     /// signs a reply carrying its challenge with openssl and posts it.
-    static func enroll(_ server: ServeProcess, token: String, udid: String, name: String) async throws {
+    static func enroll(_ server: any WebEndpoint, token: String, udid: String, name: String) async throws {
         let directory = try TemporaryDirectory("enrol")
         let identity = try await OpenSSLTool.makeDeviceIdentity(in: directory)
-        let profile = try await curl("\(server.base)/t/\(token)/enroll.mobileconfig", ["-A", WebFixture.iPhone])
+        let profile = try await server.fetch("\(server.base)/t/\(token)/enroll.mobileconfig", ["-A", WebFixture.iPhone])
         #expect(profile.status == 200)
         let challenge = try #require(try MobileConfig(bytes: Array(profile.body)).profile.profileService?.challenge)
         let plist = OpenSSLTool.deviceReplyPlist(udid: udid, product: "iPhone15,2", deviceName: name, challenge: challenge)
         let reply = try directory.write("reply.der", try await OpenSSLTool.signDER(plist, certificate: identity.certificate,
                                                                                    key: identity.key, in: directory))
-        let answer = try await runClient("enroll_device.py", ["post", "\(server.base)/t/\(token)/enroll", reply])
-        #expect(answer["status"] as? Int == 301)
+        let answer = try await server.fetch("\(server.base)/t/\(token)/enroll",
+                                            ["-H", "Content-Type: application/pkcs7-signature", "-A", "Profile/1.0", "--data-binary", "@\(reply)"])
+        #expect(answer.status == 301)
         withExtendedLifetime(directory) {}
     }
 
@@ -47,7 +48,7 @@ struct AdminPendingDeviceTests {
         let fixture = try await AdminFixture.make()
         // The replies are self-signed, and the rule approves them at once: this test is about what a registered device looks like.
         try fixture.cli.ok("approval-rule", "set", "--all")
-        let server = try await fixture.serve(["--allow-unverified-enrollment"])
+        let server = try fixture.inProcess { $0.enrollment.acceptsUnverified = true }
         defer { server.stop() }
         let browser = try DashboardClient(server)
         try await browser.logIn(fixture.read)

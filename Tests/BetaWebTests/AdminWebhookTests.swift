@@ -8,7 +8,7 @@ import TestSupport
     @Test func anAdminAddsTestsAndRemovesAWebhookAndAReaderSeesOnlyHosts() async throws {
         let fixture = try await AdminFixture.make()
         let receiver = try WebhookReceiver()
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let admin = try DashboardClient(server)
         try await admin.logIn(fixture.admin)

@@ -34,7 +34,7 @@ import TestSupport
 
     @Test func everyDashboardPostNeedsItsCSRFTokenAndAWriteSession() async throws {
         let fixture = try await AdminFixture.make()
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let app = try BetaWebApplication(home: try Home.open(at: fixture.cli.home), configuration: WebConfiguration())
         let posts = app.router.routes.filter { $0.method == .post && $0.pattern.hasPrefix("/admin/") && $0.pattern != "/admin/login" }

@@ -10,7 +10,7 @@ import TestSupport
         try ResigningFixtures.make(in: work)
         try fixture.cli.ok("code-identity", "import", work.child("cert.pem"), work.child("key.pem"))
         try fixture.cli.ok("import-profile", work.child("new.mobileprovision"))
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let browser = try DashboardClient(server)
         try await browser.logIn(fixture.write)

@@ -10,9 +10,9 @@ struct DeviceRequestWebTests {
     static let udids = ["00008120-0000000000000B01", "00008120-0000000000000B02", "00008120-0000000000000B03", "00008120-0000000000000B04"]
 
     /// A server taking Bo's self-signed replies (as `--allow-unverified-enrollment` does) with four open requests from Bo.
-    static func withRequests() async throws -> (AdminFixture, ServeProcess) {
+    static func withRequests() async throws -> (AdminFixture, InProcessServer) {
         let fixture = try await AdminFixture.make()
-        let server = try await fixture.serve(["--allow-unverified-enrollment"])
+        let server = try fixture.inProcess { $0.enrollment.acceptsUnverified = true }
         for (index, udid) in udids.enumerated() {
             try await AdminPendingDeviceTests.enroll(server, token: fixture.web.boToken, udid: udid, name: "Bo's phone \(index + 1)")
         }

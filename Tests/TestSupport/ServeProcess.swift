@@ -107,6 +107,13 @@ public struct CurlResponse: Sendable {
     public var body: Data
     /// The body as UTF-8 text.
     public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// A response made by other means than curl (an in-process server).
+    public init(status: Int, headers: [String: String], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
 }
 
 /// Fetches `url` with curl (`-s`, no retries), with extra arguments such as `-H` or `-r`.

@@ -41,13 +41,13 @@ final class AdminFixture: @unchecked Sendable {
 }
 
 /// An API call made with curl: `METHOD base/api/v1<path>` with a bearer token and a JSON body.
-func api(_ server: ServeProcess, _ method: String, _ path: String, token: String?, json: String? = nil,
+func api(_ server: any WebEndpoint, _ method: String, _ path: String, token: String?, json: String? = nil,
          _ extra: [String] = []) async throws -> CurlResponse {
     // The machine may be busy with other builds: allow a slow answer rather than fail on a timeout.
     var arguments = ["-X", method, "--max-time", "300"]
     if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
     if let json { arguments += ["-H", "Content-Type: application/json", "--data-binary", json] }
-    return try await curl("\(server.base)/api/v1\(path)", arguments + extra)
+    return try await server.fetch("\(server.base)/api/v1\(path)", arguments + extra)
 }
 
 extension CurlResponse {

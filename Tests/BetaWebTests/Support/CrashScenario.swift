@@ -61,14 +61,14 @@ struct CrashScenario {
     }
 
     /// Sends `data` to the raw endpoint; returns the report number.
-    static func sendRaw(_ server: ServeProcess, key: String, _ data: Data, name: String, user: String? = nil,
+    static func sendRaw(_ server: any WebEndpoint, key: String, _ data: Data, name: String, user: String? = nil,
                         sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int {
         let directory = try TemporaryDirectory("raw-crash")
         let file = directory.child(name)
         try data.write(to: URL(fileURLWithPath: file))
         var query = "key=\(key)&name=\(name)"
         if let user { query += "&user=\(user)" }
-        let answer = try await curl("\(server.base)/api/v1/crashes?\(query)", ["--max-time", "300", "-H", "Content-Type: application/octet-stream",
+        let answer = try await server.fetch("\(server.base)/api/v1/crashes?\(query)", ["--max-time", "300", "-H", "Content-Type: application/octet-stream",
                                                                             "--data-binary", "@\(file)"])
         withExtendedLifetime(directory) {}
         #expect(answer.status == 202, "\(name): \(answer.status) \(answer.text)", sourceLocation: sourceLocation)
@@ -95,7 +95,7 @@ struct CrashScenario {
     }
 
     /// Sends the reports to `server` (whose home has the old report) and waits until all are processed.
-    static func send(_ fixture: AdminFixture, _ server: ServeProcess, old: Int) async throws -> CrashScenario {
+    static func send(_ fixture: AdminFixture, _ server: any WebEndpoint, old: Int) async throws -> CrashScenario {
         let key = try await blocking { try fixture.web.crashKey() }
         var sent: [Int: Data] = [:]
         // Each its own incident: the server keeps one report per incident, and the fixtures share theirs.
@@ -120,7 +120,7 @@ struct CrashScenario {
         let directory = try TemporaryDirectory("hostile")
         let file = directory.child("App-hostile.ips")
         try hostileBytes.write(to: URL(fileURLWithPath: file))
-        let page = try await curl("\(server.base)/t/\(fixture.web.boToken)/crashes",
+        let page = try await server.fetch("\(server.base)/t/\(fixture.web.boToken)/crashes",
                                   ["--max-time", "300", "-F", "report=@\(file)", "--form-string", "description=\(hostileDescription)"])
         #expect(page.status == 200, "\(page.text.prefix(300))")
         let hostile = try #require(page.text.range(of: "Received as report ").flatMap { Int(page.text[$0.upperBound...].prefix { $0.isNumber }) },

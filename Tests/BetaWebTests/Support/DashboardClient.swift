@@ -4,12 +4,12 @@ import TestSupport
 
 /// A browser-like client of the dashboard made of curl calls sharing a cookie jar.
 final class DashboardClient: @unchecked Sendable {
-    let server: ServeProcess
+    let server: any WebEndpoint
     let jar: TemporaryDirectory
     /// Extra headers every request sends (e.g. `X-Forwarded-For` through a trusted proxy).
     var headers: [String]
 
-    init(_ server: ServeProcess, headers: [String] = []) throws {
+    init(_ server: any WebEndpoint, headers: [String] = []) throws {
         self.server = server
         jar = try TemporaryDirectory("cookies")
         self.headers = headers
@@ -18,7 +18,7 @@ final class DashboardClient: @unchecked Sendable {
     var jarFile: String { jar.child("jar") }
 
     func get(_ path: String, _ extra: [String] = []) async throws -> CurlResponse {
-        try await curl("\(server.base)\(path)", ["-b", jarFile, "-c", jarFile, "--max-time", "300"] + headers.flatMap { ["-H", $0] } + extra)
+        try await server.fetch("\(server.base)\(path)", ["-b", jarFile, "-c", jarFile, "--max-time", "300"] + headers.flatMap { ["-H", $0] } + extra)
     }
 
     func post(_ path: String, form: [(String, String)], _ extra: [String] = []) async throws -> CurlResponse {
@@ -43,6 +43,11 @@ final class DashboardClient: @unchecked Sendable {
     /// Logs in with `token` and returns every `Set-Cookie` header of the answer, as sent.
     func logInHeaders(_ token: String) async throws -> [String] {
         let form = try await get("/admin/login")
+        if let local = server as? InProcessServer {
+            let fields = ["-b", jarFile, "-c", jarFile] + headers.flatMap { ["-H", $0] }
+                + ["--data-urlencode", "token=\(token)", "--data-urlencode", "csrf=\(try Self.csrf(form))"]
+            return try await local.setCookies("\(server.base)/admin/login", fields).map { "Set-Cookie: \($0)" }
+        }
         let result = try await runTool("curl", ["-s", "-D", "-", "-o", "/dev/null", "-b", jarFile, "-c", jarFile]
                                        + headers.flatMap { ["-H", $0] }
                                        + ["--data-urlencode", "token=\(token)", "--data-urlencode", "csrf=\(try Self.csrf(form))",
