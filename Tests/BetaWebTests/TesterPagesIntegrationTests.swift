@@ -10,9 +10,9 @@ import Glibc
 @Suite(.serialized) struct TesterPagesIntegrationTests {
     @Test func anIPhoneGetsItsPageWithTheExactInstallLinkAndSecurityHeaders() async throws {
         let fixture = try WebFixture()
-        let server = try fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
-        let page = try await curl("\(server.base)/t/\(fixture.annToken)", ["-A", WebFixture.iPhone, "-H", "Accept-Encoding: gzip"])
+        let page = try await server.fetch("\(server.base)/t/\(fixture.annToken)", ["-A", WebFixture.iPhone, "-H", "Accept-Encoding: gzip"])
         #expect(page.status == 200)
         #expect(page.headers["referrer-policy"] == "no-referrer")
         #expect(page.headers["cache-control"] == "private, no-store")
@@ -38,13 +38,13 @@ import Glibc
 
     @Test func inAppBrowsersAreToldToOpenSafariAndEveryPageExplainsInstallProblems() async throws {
         let fixture = try WebFixture()
-        let server = try fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let wechat = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 MicroMessenger/8.0.43 NetType/WIFI"
-        let inApp = try await curl("\(server.base)/t/\(fixture.annToken)", ["-A", wechat])
+        let inApp = try await server.fetch("\(server.base)/t/\(fixture.annToken)", ["-A", wechat])
         #expect(inApp.text.contains("id=\"in-app-browser\""))
         #expect(inApp.text.contains("Open in Safari"))
-        let safari = try await curl("\(server.base)/t/\(fixture.annToken)", ["-A", WebFixture.iPhone])
+        let safari = try await server.fetch("\(server.base)/t/\(fixture.annToken)", ["-A", WebFixture.iPhone])
         #expect(!safari.text.contains("id=\"in-app-browser\""))
         for symptom in ["Unable to install", "integrity of this app could not be verified", "App Store version is already installed",
                         "profile has expired", "only installs over https"] {
@@ -113,12 +113,12 @@ import Glibc
 
     @Test func unknownTokensGetTheSame404AsAnyMissingPage() async throws {
         let fixture = try WebFixture()
-        let server = try fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
-        let unknown = try await curl("\(server.base)/t/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
-        let missing = try await curl("\(server.base)/no/such/page")
-        let nested = try await curl("\(server.base)/t/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/releases/1/app.ipa")
-        let truncated = try await curl("\(server.base)/t/\(fixture.annToken.dropLast())")
+        let unknown = try await server.fetch("\(server.base)/t/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
+        let missing = try await server.fetch("\(server.base)/no/such/page")
+        let nested = try await server.fetch("\(server.base)/t/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/releases/1/app.ipa")
+        let truncated = try await server.fetch("\(server.base)/t/\(fixture.annToken.dropLast())")
         for response in [unknown, missing, nested, truncated] {
             #expect(response.status == 404)
             #expect(response.text == missing.text)
@@ -129,35 +129,35 @@ import Glibc
 
     @Test func aRevokedReleaseAnswers410AndAGroupReleaseIsInvisibleToOthers() async throws {
         let fixture = try WebFixture()
-        let server = try fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         for path in ["releases/3", "releases/3/manifest.plist", "releases/3/app.ipa"] {
-            let gone = try await curl("\(server.base)/t/\(fixture.annToken)/\(path)")
+            let gone = try await server.fetch("\(server.base)/t/\(fixture.annToken)/\(path)")
             #expect(gone.status == 410, "\(path)")
         }
-        let gonePage = try await curl("\(server.base)/t/\(fixture.annToken)/releases/3")
+        let gonePage = try await server.fetch("\(server.base)/t/\(fixture.annToken)/releases/3")
         #expect(gonePage.text.contains("This build was withdrawn"))
         // Release 2 is for group qa: Bo (design) neither sees it nor reaches it.
-        let boPage = try await curl("\(server.base)/t/\(fixture.boToken)")
+        let boPage = try await server.fetch("\(server.base)/t/\(fixture.boToken)")
         #expect(boPage.text.contains("release-1") && !boPage.text.contains("release-2"))
         for path in ["releases/2", "releases/2/manifest.plist", "releases/2/app.ipa", "releases/2/icon.png"] {
-            let hidden = try await curl("\(server.base)/t/\(fixture.boToken)/\(path)")
+            let hidden = try await server.fetch("\(server.base)/t/\(fixture.boToken)/\(path)")
             #expect(hidden.status == 404, "\(path)")
         }
-        let annSees = try await curl("\(server.base)/t/\(fixture.annToken)/releases/2")
+        let annSees = try await server.fetch("\(server.base)/t/\(fixture.annToken)/releases/2")
         #expect(annSees.status == 200)
     }
 
     @Test func aDeviceMissingFromTheProfileGetsADisabledButtonThatSaysWhy() async throws {
         let fixture = try WebFixture()
-        let server = try fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
-        let bo = try await curl("\(server.base)/t/\(fixture.boToken)", ["-A", WebFixture.iPhone])
+        let bo = try await server.fetch("\(server.base)/t/\(fixture.boToken)", ["-A", WebFixture.iPhone])
         #expect(bo.text.contains("Your iPhone “Bo&#39;s iPhone” is not in this build&#39;s provisioning profile"))
         #expect(!bo.text.contains("class=\"button install\" href="))
         #expect(bo.text.contains("Not in the profile of 1.2.3 (45): it will install from the next build that includes it"))
         // On a desktop the page cannot know the device, so it shows the QR code and a working link.
-        let desktop = try await curl("\(server.base)/t/\(fixture.boToken)", ["-A", WebFixture.desktop])
+        let desktop = try await server.fetch("\(server.base)/t/\(fixture.boToken)", ["-A", WebFixture.desktop])
         #expect(desktop.text.contains("class=\"qr-code\""))
         #expect(desktop.text.contains("class=\"button install\" href=\"itms-services://"))
     }
@@ -165,10 +165,10 @@ import Glibc
     @Test func anExpiredProfileDisablesTheButton() async throws {
         let fixture = try WebFixture()
         // The fixture profiles expire on 2099-01-01; the server's clock is moved past that.
-        let later = Betactl(home: fixture.cli.home, extraEnvironment: ["BETACTL_NOW": "2100-01-01"])
-        let server = try ServeProcess(later, ["serve", "--listen", "127.0.0.1:0"])
+        let later = try #require(ISO8601DateFormatter().date(from: "2100-01-01T00:00:00Z"))
+        let server = try fixture.inProcess { $0.now = { later } }
         defer { server.stop() }
-        let page = try await curl("\(server.base)/t/\(fixture.annToken)", ["-A", WebFixture.iPhone])
+        let page = try await server.fetch("\(server.base)/t/\(fixture.annToken)", ["-A", WebFixture.iPhone])
         #expect(page.text.contains("Profile expired on 2099-01-01"))
         #expect(page.text.contains("This build&#39;s provisioning profile expired on 2099-01-01"))
         #expect(!page.text.contains("class=\"button install\" href="))
@@ -176,24 +176,24 @@ import Glibc
 
     @Test func settingsChangedWhileServingArePickedUpWithoutARestart() async throws {
         let fixture = try WebFixture()
-        let server = try fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
-        let before = try await curl("\(server.base)/t/\(fixture.annToken)/releases/1/manifest.plist")
+        let before = try await server.fetch("\(server.base)/t/\(fixture.annToken)/releases/1/manifest.plist")
         #expect(before.text.contains("<string>\(server.base)/t/"))
         try fixture.cli.ok("init", "--public-url", "https://beta.example.com", "--brand-name", "Acme Beta", "--brand-color", "#ff6600")
         try await waitUntil("the new public URL is used") {
-            let after = try await curl("\(server.base)/t/\(fixture.annToken)/releases/1/manifest.plist")
+            let after = try await server.fetch("\(server.base)/t/\(fixture.annToken)/releases/1/manifest.plist")
             return after.text.contains("<string>https://beta.example.com/t/\(fixture.annToken)/releases/1/app.ipa</string>")
         }
-        let page = try await curl("\(server.base)/t/\(fixture.annToken)")
+        let page = try await server.fetch("\(server.base)/t/\(fixture.annToken)")
         #expect(page.text.contains("<span class=\"brand\">Acme Beta</span>"))
         #expect(!page.text.contains("id=\"insecure\""))
-        let brand = try await curl("https://beta.example.com/assets/brand.css".replacingOccurrences(of: "https://beta.example.com", with: server.base))
+        let brand = try await server.fetch("https://beta.example.com/assets/brand.css".replacingOccurrences(of: "https://beta.example.com", with: server.base))
         #expect(brand.text.contains("--brand: #ff6600;"))
         // A tester added meanwhile can use their link at once.
         let token = try WebFixture.token(fixture.cli.ok("add-tester", "Cy Okafor", "--json"))
         try await waitUntil("the new tester's page answers") {
-            try await curl("\(server.base)/t/\(token)").status == 200
+            try await server.fetch("\(server.base)/t/\(token)").status == 200
         }
     }
 
@@ -216,12 +216,12 @@ import Glibc
         let locker = try ChildProcess("python3", ["-c", script, fixture.cli.home + "/betactl.sqlite"], input: .pipe(release), output: .pipe(out))
         defer { try? release.fileHandleForWriting.close(); locker.stop() }
         _ = out.fileHandleForReading.availableData
-        let server = try fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
-        #expect(try await curl("\(server.base)/t/\(fixture.annToken)/releases/1/app.ipa", ["-A", WebFixture.installer]).status == 200)
+        #expect(try await server.fetch("\(server.base)/t/\(fixture.annToken)/releases/1/app.ipa", ["-A", WebFixture.installer]).status == 200)
         try await Task.sleep(for: .milliseconds(300))
         for path in ["", "/releases/1", "/releases/1/manifest.plist", "/qr.svg"] {
-            #expect(try await curl("\(server.base)/t/\(fixture.boToken)\(path)").status == 200)
+            #expect(try await server.fetch("\(server.base)/t/\(fixture.boToken)\(path)").status == 200)
         }
         #expect(locker.isRunning, "the lock was still held while the pages answered")
         // Once the lock is gone the download is recorded after all.
@@ -236,9 +236,9 @@ import Glibc
         let fixture = try WebFixture()
         let server = try fixture.serve()
         for path in ["", "/releases/1", "/releases/1/manifest.plist", "/releases/1/app.ipa", "/qr.png", "/releases/99"] {
-            _ = try await curl("\(server.base)/t/\(fixture.annToken)\(path)")
+            _ = try await server.fetch("\(server.base)/t/\(fixture.annToken)\(path)")
         }
-        _ = try await curl("\(server.base)/t/\(fixture.annToken)%ZZ")
+        _ = try await server.fetch("\(server.base)/t/\(fixture.annToken)%ZZ")
         #expect(server.stop() == 0)
         let log = server.errorLines.joined(separator: "\n")
         #expect(log.contains("\"GET /t/… HTTP/1.1\" 200"))
@@ -249,16 +249,16 @@ import Glibc
 
     @Test func theQRCodeScansToThePagesOwnURL() async throws {
         let fixture = try WebFixture()
-        let server = try fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
-        let png = try await curl("\(server.base)/t/\(fixture.annToken)/qr.png")
+        let png = try await server.fetch("\(server.base)/t/\(fixture.annToken)/qr.png")
         #expect(png.headers["content-type"] == "image/png")
         let directory = try TemporaryDirectory("qr")
         let file = try directory.write("qr.png", Array(png.body))
         let scanned = try await runTool("zbarimg", ["--raw", "-q", "-Sdisable", "-Sqrcode.enable", file])
         #expect(scanned.text.trimmingCharacters(in: .newlines) == "\(server.base)/t/\(fixture.annToken)")
         withExtendedLifetime(directory) {}
-        let svg = try await curl("\(server.base)/t/\(fixture.annToken)/qr.svg")
+        let svg = try await server.fetch("\(server.base)/t/\(fixture.annToken)/qr.svg")
         #expect(svg.headers["content-type"] == "image/svg+xml")
         #expect(svg.text.hasPrefix("<svg") || svg.text.hasPrefix("<?xml"))
     }
@@ -270,12 +270,12 @@ import Glibc
         try templates.write("message.html", Array(embedded.replacingOccurrences(of: "<h1>{{heading}}</h1>", with: "<h1>ACME: {{heading}}</h1>").utf8))
         let web = try TemporaryDirectory("web")
         try web.write("app.css", Array("body { background: hotpink; }\n".utf8))
-        let server = try fixture.serve(["--templates", templates.path, "--web", web.path])
-        let missing = try await curl("\(server.base)/nothing")
+        let server = try fixture.inProcess { $0.templatesDirectory = templates.path; $0.webDirectory = web.path }
+        let missing = try await server.fetch("\(server.base)/nothing")
         #expect(missing.text.contains("<h1>ACME: Nothing here</h1>"))
-        let css = try await curl("\(server.base)/assets/app.css")
+        let css = try await server.fetch("\(server.base)/assets/app.css")
         #expect(css.text == "body { background: hotpink; }\n")
-        let js = try await curl("\(server.base)/assets/app.js")
+        let js = try await server.fetch("\(server.base)/assets/app.js")
         #expect(js.body == (try Data(contentsOf: Repository.root.appendingPathComponent("web/app.js"))), "files not overridden stay embedded")
         server.stop()
         try templates.write("tester.html", Array("{{> _head}}\n<p>{{#releases}}{{name}}</p>\n".utf8))

@@ -29,6 +29,11 @@ extension ServeProcess: WebEndpoint {
 /// through BetaServer's `InProcessClient`: the same router, middleware and handlers, without a
 /// process to start, a port or a socket. Changes the CLI makes to the home are seen as the
 /// server sees them (SQLite's data version).
+///
+/// Never open the home's database file in the test process itself (`Data(contentsOf:)`, a file
+/// handle): closing any descriptor of a file drops every POSIX lock the process holds on it, so
+/// the server's SQLite connections would lose theirs, and another process could checkpoint the
+/// WAL under them. Read it with a child process (`sqlite3`, `python3`) instead.
 final class InProcessServer: WebEndpoint, @unchecked Sendable {
     let base = "http://127.0.0.1:8080"
     let app: BetaWebApplication
@@ -37,13 +42,14 @@ final class InProcessServer: WebEndpoint, @unchecked Sendable {
 
     /// Opens the home at `path` and starts the application's background work (crash processing,
     /// webhooks) as `serve` does; `configure` changes its settings first.
-    init(homePath: String, configure: (inout WebConfiguration) -> Void = { _ in }) throws {
+    init(homePath: String, trustedProxies: [String] = [], configure: (inout WebConfiguration) -> Void = { _ in }) throws {
         home = try Home.open(at: homePath)
         var web = WebConfiguration()
         configure(&web)
         app = try BetaWebApplication(home: home, configuration: web)
         var server = ServerConfiguration()
         server.temporaryDirectory = home.temporaryPath
+        server.trustedProxies = trustedProxies
         client = try InProcessClient(configuration: server, router: app.router, middleware: app.middleware)
         app.start()
     }
@@ -83,14 +89,14 @@ final class InProcessServer: WebEndpoint, @unchecked Sendable {
 
 extension WebFixture {
     /// The web application on this fixture's home, in this process.
-    func inProcess(_ configure: (inout WebConfiguration) -> Void = { _ in }) throws -> InProcessServer {
-        try InProcessServer(homePath: directory.child("home"), configure: configure)
+    func inProcess(trustedProxies: [String] = [], _ configure: (inout WebConfiguration) -> Void = { _ in }) throws -> InProcessServer {
+        try InProcessServer(homePath: directory.child("home"), trustedProxies: trustedProxies, configure: configure)
     }
 }
 
 extension AdminFixture {
     /// The web application on this fixture's home, in this process.
-    func inProcess(_ configure: (inout WebConfiguration) -> Void = { _ in }) throws -> InProcessServer {
-        try web.inProcess(configure)
+    func inProcess(trustedProxies: [String] = [], _ configure: (inout WebConfiguration) -> Void = { _ in }) throws -> InProcessServer {
+        try web.inProcess(trustedProxies: trustedProxies, configure)
     }
 }
