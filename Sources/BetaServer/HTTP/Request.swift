@@ -13,7 +13,7 @@ public struct Request: Sendable {
     /// The header fields in order.
     public var headers: HTTPHeaders
     /// Values captured by the route pattern, e.g. `:id` or `*path`, percent-decoded.
-    public var parameters: [String: String] = [:]
+    public var parameters = RouteParameters()
     /// The connecting peer's address (the proxy's, when behind one).
     public var peerAddress: String
     /// The client address: the peer, or from `X-Forwarded-For` when the peer is a trusted proxy.

@@ -28,7 +28,7 @@ public struct Router: Sendable, RouteRegistering {
 
     /// The outcome of resolving a request.
     enum Resolution {
-        case matched(Route, [String: String])
+        case matched(Route, RouteParameters)
         case methodNotAllowed(allow: [String])
         case notFound
         case malformedPath
@@ -97,8 +97,8 @@ public struct Router: Sendable, RouteRegistering {
         }
     }
 
-    static func match(_ pattern: [Segment], _ path: [String]) -> [String: String]? {
-        var parameters: [String: String] = [:]
+    static func match(_ pattern: [Segment], _ path: [String]) -> RouteParameters? {
+        var parameters = RouteParameters()
         for (index, segment) in pattern.enumerated() {
             switch segment {
             case .literal(let literal):

@@ -5,7 +5,7 @@ import Testing
     func name(of resolution: Router.Resolution) -> String {
         switch resolution {
         case .matched(let route, let parameters):
-            "\(route.pattern) " + parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+            "\(route.pattern) " + parameters.all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
         case .methodNotAllowed(let allow): "405 " + allow.joined(separator: ",")
         case .notFound: "404"
         case .malformedPath: "400"
@@ -194,5 +194,25 @@ import Testing
         #expect(try good.decodeJSON(Build.self) == Build(version: "2", number: 3))
         let bad = Request(method: .post, target: "/", body: .bytes(Array("{".utf8)))
         #expect { try bad.decodeJSON(Build.self) } throws: { ($0 as? HTTPError)?.status == .badRequest }
+    }
+
+    @Test func typedParametersReadAsTheirTypeAndAnythingElseIsANotFound() throws {
+        let parameters: RouteParameters = ["id": "42", "name": "Ann", "big": "99999999999999999999"]
+        #expect(try parameters.require("id", as: Int64.self) == 42)
+        #expect(try parameters.require("name") == "Ann")
+        #expect(throws: HTTPError.self) { try parameters.require("name", as: Int64.self) }
+        do {
+            _ = try parameters.require("big", as: Int64.self)
+            Issue.record("a number past Int64 was read")
+        } catch {
+            #expect(error.status == .notFound)
+            #expect(error.message.contains("no such big") && error.message.contains("whole number"), "\(error.message)")
+        }
+        do {
+            _ = try parameters.require("missing")
+            Issue.record("a parameter the route lacks was read")
+        } catch {
+            #expect(error.status == .internalServerError)
+        }
     }
 }
