@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Multipart", targets: ["Multipart"]),
         .library(name: "CryptoCMS", targets: ["CryptoCMS"]),
         .library(name: "HTTPClient", targets: ["HTTPClient"]),
+        .library(name: "PosixIO", targets: ["PosixIO"]),
     ],
     targets: [
         // SQLite's header only: the library is loaded with dlopen when a database is first opened
@@ -39,6 +40,9 @@ let package = Package(
         // Sources/CCurl/shim.h): nothing is needed to build, and a program that never calls out runs without it.
         .systemLibrary(name: "CCurl"),
 
+        // System calls wrapped once: EINTR retried, short reads and writes continued, typed errors
+        // naming the call and the file. Generic; the other modules use it instead of Glibc/Darwin.
+        .target(name: "PosixIO"),
         .target(name: "AppleFormats", dependencies: ["CZlib"]),
         .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite", "CryptoCMS", "HTTPClient"]),
         // The HTTP/1.1 engine: generic, it knows nothing of betactl.
@@ -93,6 +97,7 @@ let package = Package(
         ),
         .testTarget(name: "MultipartTests", dependencies: ["Multipart", "AppleFormats", "TestSupport"]),
         .testTarget(name: "BetaWebTests", dependencies: ["BetaWeb", "BetaKit", "BetaServer", "AppleFormats", "CryptoCMS", "TestSupport"]),
+        .testTarget(name: "PosixIOTests", dependencies: ["PosixIO", "TestSupport"]),
         .testTarget(name: "CryptoCMSTests", dependencies: ["CryptoCMS", "AppleFormats", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

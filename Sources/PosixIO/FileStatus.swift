@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `stat` says of a file: its kind, size, permissions and modification time.
+public struct FileStatus: Sendable, Equatable {
+    /// The kinds of file a path can name.
+    public enum Kind: Sendable, Equatable, CustomStringConvertible {
+        case regularFile, directory, symbolicLink, characterDevice, blockDevice, pipe, socket, unknown
+
+        /// "a directory", "a pipe", … for messages.
+        public var description: String {
+            switch self {
+            case .regularFile: "a regular file"
+            case .directory: "a directory"
+            case .symbolicLink: "a symbolic link"
+            case .characterDevice: "a character device"
+            case .blockDevice: "a block device"
+            case .pipe: "a pipe"
+            case .socket: "a socket"
+            case .unknown: "an unknown kind of file"
+            }
+        }
+    }
+
+    /// The kind.
+    public var kind: Kind
+    /// The size in bytes.
+    public var size: Int64
+    /// The permission bits (`st_mode & 0o7777`).
+    public var permissions: mode_t
+    /// The modification time in seconds since 1970.
+    public var modified: Int64
+
+    init(_ info: stat) {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = .regularFile
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symbolicLink
+        case S_IFCHR: kind = .characterDevice
+        case S_IFBLK: kind = .blockDevice
+        case S_IFIFO: kind = .pipe
+        case S_IFSOCK: kind = .socket
+        default: kind = .unknown
+        }
+        size = Int64(info.st_size)
+        permissions = info.st_mode & 0o7777
+        #if canImport(Darwin)
+        modified = Int64(info.st_mtimespec.tv_sec)
+        #else
+        modified = Int64(info.st_mtim.tv_sec)
+        #endif
+    }
+}
