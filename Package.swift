@@ -44,15 +44,15 @@ let package = Package(
         // naming the call and the file. Generic; the other modules use it instead of Glibc/Darwin.
         .target(name: "PosixIO"),
         .target(name: "AppleFormats", dependencies: ["CZlib"]),
-        .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite", "CryptoCMS", "HTTPClient"]),
+        .target(name: "BetaKit", dependencies: ["AppleFormats", "CSQLite", "CryptoCMS", "HTTPClient", "PosixIO"]),
         // The HTTP/1.1 engine: generic, it knows nothing of betactl.
-        .target(name: "BetaServer", dependencies: ["CSystemShim", "CZlib"]),
+        .target(name: "BetaServer", dependencies: ["CSystemShim", "CZlib", "PosixIO"]),
         // The template engine (a Mustache subset): generic, no betactl knowledge, no dependencies.
         .target(name: "Mustache"),
         // A generic QR code encoder with SVG and PNG output; knows nothing of betactl.
         .target(name: "QRCode", dependencies: ["CZlib"]),
         // Streaming multipart/form-data (RFC 7578) with pluggable part consumers; generic, no betactl knowledge.
-        .target(name: "Multipart"),
+        .target(name: "Multipart", dependencies: ["PosixIO"]),
         // CMS SignedData signing and verification through the system's libcrypto; generic, no betactl knowledge.
         .target(name: "CryptoCMS", dependencies: ["CCrypto"]),
         // A blocking HTTPS client over the system's libcurl, with retries; generic, no betactl knowledge.
@@ -67,7 +67,7 @@ let package = Package(
                 exclude: ["EmbedAssets.txt"], plugins: ["EmbedAssets"]),
         .executableTarget(
             name: "betactl",
-            dependencies: ["BetaKit", "BetaServer", "BetaWeb", "AppleFormats", "CryptoCMS", "HTTPClient"],
+            dependencies: ["BetaKit", "BetaServer", "BetaWeb", "AppleFormats", "CryptoCMS", "HTTPClient", "PosixIO"],
             // The demo's build (the project's generated fixture app and its dSYMs) is embedded too.
             exclude: ["EmbedAssets.txt"],
             // A release build on Linux carries the Swift runtime and FoundationEssentials inside the

@@ -150,10 +150,10 @@ public struct FileDescriptor: Sendable, Hashable {
     }
 
     /// The file's status (`fstat`).
-    public func status() throws(SystemCallError) -> FileStatus {
+    public func status() throws(SystemCallError) -> FileMetadata {
         var info = stat()
         guard fstat(rawValue, &info) == 0 else { throw .current("stat", path) }
-        return FileStatus(info)
+        return FileMetadata(info)
     }
 
     /// Runs `call` until it is not interrupted; a negative result throws with `errno`.

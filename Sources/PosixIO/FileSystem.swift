@@ -7,18 +7,18 @@ import Darwin
 /// Calls on paths, each wrapped once with `EINTR` handling and a `SystemCallError` naming the path.
 public enum FileSystem {
     /// `stat` of `path`, following symbolic links; nil when nothing is there.
-    public static func status(_ path: String) throws(SystemCallError) -> FileStatus? {
+    public static func status(_ path: String) throws(SystemCallError) -> FileMetadata? {
         var info = stat()
-        if stat(path, &info) == 0 { return FileStatus(info) }
+        if stat(path, &info) == 0 { return FileMetadata(info) }
         let error = SystemCallError.current("stat", path)
         if error.isNotFound { return nil }
         throw error
     }
 
     /// `lstat` of `path` (a symbolic link is reported as one); nil when nothing is there.
-    public static func linkStatus(_ path: String) throws(SystemCallError) -> FileStatus? {
+    public static func linkStatus(_ path: String) throws(SystemCallError) -> FileMetadata? {
         var info = stat()
-        if lstat(path, &info) == 0 { return FileStatus(info) }
+        if lstat(path, &info) == 0 { return FileMetadata(info) }
         let error = SystemCallError.current("stat", path)
         if error.isNotFound { return nil }
         throw error

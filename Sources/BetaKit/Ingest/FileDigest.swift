@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import AppleFormats
+import PosixIO
 
 /// Streaming SHA-256 of files, for the content-addressed archive.
 public enum FileDigest {
@@ -30,12 +31,8 @@ public enum FileDigest {
         var hasher = SHA256()
         var total: UInt64 = 0
         while true {
-            guard let base = buffer.baseAddress else { break }
-            let count = read(fd, base, chunkSize)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError(operation: "read", path: path, errno: errno)
-            }
+            let count: Int
+            do { count = try FileDescriptor(rawValue: fd, path: path).read(into: buffer) } catch { throw FileSystemError(error) }
             if count == 0 { break }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0 ..< count]))
             if output >= 0, let copyTo { try writeAll(output, UnsafeRawBufferPointer(rebasing: buffer[0 ..< count]), path: copyTo) }
@@ -48,15 +45,6 @@ public enum FileDigest {
 
     /// Writes every byte, retrying short writes and EINTR.
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(FileSystemError) {
-        var done = 0
-        while done < bytes.count {
-            guard let base = bytes.baseAddress else { return }
-            let written = write(fd, base + done, bytes.count - done)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError(operation: "write", path: path, errno: errno)
-            }
-            done += written
-        }
+        do { try FileDescriptor(rawValue: fd, path: path).writeAll(bytes) } catch { throw FileSystemError(error) }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PosixIO
 
 /// A failed system call on a file, with the path and the OS's reason.
 public struct FileSystemError: Error, Sendable, CustomStringConvertible, CategorizedError {
@@ -21,6 +22,18 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible, Categor
         self.operation = operation
         self.path = path
         self.errno = errno
+    }
+
+    /// The same failure as PosixIO reported it, worded as betactl words file errors.
+    public init(_ error: SystemCallError, operation: String? = nil) {
+        self.init(operation: operation ?? error.operation, path: error.path ?? "", errno: error.errno)
+    }
+
+    /// An error for `path`, which PosixIO found to be `kind`, not a regular file.
+    public static func notARegularFile(operation: String, path: String, kind: FileMetadata.Kind) -> FileSystemError {
+        var error = FileSystemError(operation: operation, path: path, errno: kind == .directory ? EISDIR : EINVAL)
+        error.foundKind = kind == .unknown ? "not a file" : kind.description
+        return error
     }
 
     /// An error for `path`, which is not a regular file; `mode` is its `st_mode` from `stat`.

@@ -1,28 +1,27 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PosixIO
 
 /// An append-only scratch file with a write buffer, used while building an index so that
 /// memory stays flat however large the dSYM is. Removed when closed.
 final class SpillFile {
     let path: String
-    private var fd: Int32
+    private let file: FileDescriptor
     private var buffer: [UInt8] = []
     private(set) var count = 0
     static let bufferSize = 1 << 20
 
     init(path: String) throws {
         self.path = path
-        fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystemError(operation: "create", path: path, errno: errno) }
+        do {
+            file = try FileDescriptor.open(path, .readWrite, options: [.create, .exclusiveCreate], permissions: 0o600)
+        } catch {
+            throw FileSystemError(error, operation: "create")
+        }
         buffer.reserveCapacity(Self.bufferSize)
     }
 
     deinit {
-        if fd >= 0 { close(fd) }
-        unlink(path)
+        try? file.close()
+        _ = try? FileSystem.removeFile(path)
     }
 
     /// Appends the little-endian bytes of `value`.
@@ -38,7 +37,7 @@ final class SpillFile {
         count += bytes.count
         if bytes.count >= Self.bufferSize {
             try flush()
-            try Self.writeAll(fd, bytes, path: path)
+            try write(bytes)
             return
         }
         buffer.append(contentsOf: bytes)
@@ -53,38 +52,33 @@ final class SpillFile {
     func flush() throws {
         guard !buffer.isEmpty else { return }
         let copy = buffer
-        try copy.withUnsafeBytes { (raw) in try Self.writeAll(fd, raw, path: path) }
+        try copy.withUnsafeBytes { (raw) in try write(raw) }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer) throws {
+        do { try file.writeAll(bytes) } catch { throw FileSystemError(error) }
     }
 
     /// Copies the whole file to the end of `destination`.
     func copy(to destination: Int32, destinationPath: String) throws {
         try flush()
-        guard lseek(fd, 0, SEEK_SET) == 0 else { throw FileSystemError(operation: "seek", path: path, errno: errno) }
+        let output = FileDescriptor(rawValue: destination, path: destinationPath)
         var chunk = [UInt8](repeating: 0, count: Self.bufferSize)
+        var offset: Int64 = 0
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError(operation: "read", path: path, errno: errno)
-            }
+            let n = try chunk.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemCallError) in try file.read(into: raw, at: offset) }
+            }.mapError { FileSystemError($0) }.get()
             if n == 0 { break }
-            try chunk.withUnsafeBytes { (raw) in
-                try Self.writeAll(destination, UnsafeRawBufferPointer(rebasing: raw[0 ..< n]), path: destinationPath)
-            }
+            offset += Int64(n)
+            try chunk.withUnsafeBytes { raw in
+                Result { () throws(SystemCallError) in try output.writeAll(UnsafeRawBufferPointer(rebasing: raw[0 ..< n])) }
+            }.mapError { FileSystemError($0) }.get()
         }
     }
 
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
-        guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(fd, base + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError(operation: "write", path: path, errno: errno)
-            }
-            offset += n
-        }
+        do { try FileDescriptor(rawValue: fd, path: path).writeAll(bytes) } catch { throw FileSystemError(error) }
     }
 }

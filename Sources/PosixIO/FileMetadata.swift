@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// What `stat` says of a file: its kind, size, permissions and modification time.
-public struct FileStatus: Sendable, Equatable {
+public struct FileMetadata: Sendable, Equatable {
     /// The kinds of file a path can name.
     public enum Kind: Sendable, Equatable, CustomStringConvertible {
         case regularFile, directory, symbolicLink, characterDevice, blockDevice, pipe, socket, unknown
