@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PosixIO
 
 extension MultipartParser {
     /// Parses a whole body held in memory.
@@ -14,14 +15,16 @@ extension MultipartParser {
     /// Parses a whole body stored in a file (a request body spooled to disk), reading it in
     /// chunks of `chunkSize` bytes so that a large body is never in memory at once.
     public mutating func parseFile(atPath path: String, chunkSize: Int = 256 * 1024) throws(MultipartError) -> [MultipartPart<Consumer.Value>] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw readFailure(path) }
-        defer { close(fd) }
+        let file: FileDescriptor
+        do { file = try FileDescriptor.open(path, .readOnly) } catch { throw readFailure(error) }
+        defer { try? file.close() }
         var buffer = [UInt8](repeating: 0, count: max(1, chunkSize))
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw readFailure(path) }
+            let read = buffer.withUnsafeMutableBytes { raw in Result { () throws(SystemCallError) in try file.read(into: raw) } }
+            guard case .success(let count) = read else {
+                if case .failure(let failure) = read { throw readFailure(failure) }
+                break
+            }
             if count == 0 { break }
             try buffer.withBytes { (bytes) throws(MultipartError) in try feed(UnsafeRawBufferPointer(rebasing: bytes[..<count])) }
         }
@@ -29,8 +32,8 @@ extension MultipartParser {
     }
 
     /// A read error ends the parse like any other: what was stored is removed.
-    private mutating func readFailure(_ path: String) -> MultipartError {
-        let error = MultipartError.readFailed(path: path, reason: SpoolWriter.errorText(errno))
+    private mutating func readFailure(_ failure: SystemCallError) -> MultipartError {
+        let error = MultipartError.readFailed(path: failure.path ?? "", reason: failure.reason)
         fail(error)
         return error
     }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Synchronization
+import PosixIO
 
 /// A part's body stored in a file (mode 0600) because it was larger than the memory threshold.
 /// The file is removed when the last reference goes away, unless it was moved away first.
@@ -37,17 +38,12 @@ public final class SpooledFile: Sendable {
 
     /// Reads the whole file into memory; for tests and small files.
     public func readAll() throws(MultipartError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .readFailed(path: path, reason: SpoolWriter.errorText(errno)) }
-        defer { close(fd) }
-        var result: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw .readFailed(path: path, reason: SpoolWriter.errorText(errno)) }
-            if count == 0 { return result }
-            result.append(contentsOf: buffer[..<count])
+        do {
+            let file = try FileDescriptor.open(path, .readOnly)
+            defer { try? file.close() }
+            return try file.readToEnd()
+        } catch {
+            throw .readFailed(path: path, reason: error.reason)
         }
     }
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PosixIO
 
 /// Where the server writes its messages and access log lines.
 public struct ServerLog: Sendable {
@@ -31,14 +32,7 @@ public struct ServerLog: Sendable {
     public static func writeLine(_ line: String, to descriptor: Int32) {
         var bytes = Array(line.utf8)
         bytes.append(ASCII.lf)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in buffer.baseAddress.map { write(descriptor, $0 + offset, buffer.count - offset) } ?? 0 }
-            if written <= 0 {
-                if written < 0 && errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
+        // A log line that cannot be written (a closed descriptor, a full disk) is dropped.
+        try? FileDescriptor(rawValue: descriptor).writeAll(bytes)
     }
 }

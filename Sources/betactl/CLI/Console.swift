@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PosixIO
 
 /// Where a command's output goes, and whether it may be coloured.
 ///
@@ -56,14 +57,8 @@ struct Console: Sendable {
     }
 
     private static func writeAll(_ fd: Int32, _ buffer: UnsafeBufferPointer<UInt8>) {
-        guard let base = buffer.baseAddress else { return }
-        var offset = 0
-        while offset < buffer.count {
-            let written = write(fd, base + offset, buffer.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
+        // Output that cannot be written (a closed pipe) is dropped, as a shell's echo drops it.
+        try? FileDescriptor(rawValue: fd).writeAll(UnsafeRawBufferPointer(buffer))
     }
 }
 
