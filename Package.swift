@@ -39,6 +39,8 @@ let package = Package(
         // The few libcurl entry points an HTTPS client needs, loaded with dlopen on first use (see
         // Sources/CCurl/shim.h): nothing is needed to build, and a program that never calls out runs without it.
         .systemLibrary(name: "CCurl"),
+        // Opening an optional system library on first use (dlopen, candidates, why it failed): shared by CCrypto and CCurl.
+        .systemLibrary(name: "CLibraryLoader"),
 
         // System calls wrapped once: EINTR retried, short reads and writes continued, typed errors
         // naming the call and the file. Generic; the other modules use it instead of Glibc/Darwin.
@@ -54,9 +56,9 @@ let package = Package(
         // Streaming multipart/form-data (RFC 7578) with pluggable part consumers; generic, no betactl knowledge.
         .target(name: "Multipart", dependencies: ["PosixIO"]),
         // CMS SignedData signing and verification through the system's libcrypto; generic, no betactl knowledge.
-        .target(name: "CryptoCMS", dependencies: ["CCrypto"]),
+        .target(name: "CryptoCMS", dependencies: ["CCrypto", "CLibraryLoader"]),
         // A blocking HTTPS client over the system's libcurl, with retries; generic, no betactl knowledge.
-        .target(name: "HTTPClient", dependencies: ["CCurl"]),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "CLibraryLoader"]),
         // Build-time embedding of files (templates, web assets) into a target that applies the
         // plugin: the tool reads the target's EmbedAssets.txt and writes EmbeddedAssets.files.
         .executableTarget(name: "EmbedAssetsTool"),

@@ -1,5 +1,5 @@
-#ifndef BETACTL_CRYPTO_SHIM_H
-#define BETACTL_CRYPTO_SHIM_H
+#ifndef BK_CRYPTO_SHIM_H
+#define BK_CRYPTO_SHIM_H
 /*
  * The few entry points of the system's libcrypto (OpenSSL 3 or 1.1) that CMS signing and
  * signature verification need,
@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include "../CLibraryLoader/loader.h"
 
 typedef struct bk_crypto_bio bk_crypto_bio;               /* BIO */
 typedef struct bk_crypto_bio_method bk_crypto_bio_method; /* BIO_METHOD */
@@ -103,9 +104,7 @@ typedef struct {
 
 typedef struct {
     bk_crypto_api api;
-    const char *failure;
-    char failure_text[512]; /* dlerror()'s text is reused by the next call: keep a copy */
-    char preferred[1024];
+    bk_library_loader loader;
     pthread_once_t once;
 } bk_crypto_loader;
 
@@ -116,41 +115,30 @@ static inline bk_crypto_loader *bk_crypto_loader_state(void) {
 }
 
 /* Loads `path` instead of the system's libcrypto; only before the first other bk_crypto_ call. */
-static inline void bk_crypto_use_library(const char *path) {
-    bk_crypto_loader *state = bk_crypto_loader_state();
-    snprintf(state->preferred, sizeof state->preferred, "%s", path != NULL ? path : "");
+static inline void bk_crypto_use_library(const char *path) { bk_library_prefer(&bk_crypto_loader_state()->loader, path); }
+
+/* The file names libcrypto is looked for under, NULL-terminated. */
+static inline const char *const *bk_crypto_candidates(void) {
+#if defined(__APPLE__)
+    /* macOS's own /usr/lib/libcrypto.dylib aborts processes that load it: only Homebrew's. */
+    static const char *const candidates[] = { "/opt/homebrew/opt/openssl@3/lib/libcrypto.3.dylib",
+                                              "/usr/local/opt/openssl@3/lib/libcrypto.3.dylib",
+                                              "/opt/local/lib/libcrypto.3.dylib", NULL };
+#else
+    static const char *const candidates[] = { "libcrypto.so.3", "libcrypto.so.1.1", NULL };
+#endif
+    return candidates;
 }
 
 static inline void bk_crypto_load(void) {
     bk_crypto_loader *state = bk_crypto_loader_state();
     bk_crypto_api *table = &state->api;
-    void *library = NULL;
-    if (state->preferred[0] != '\0') {
-        library = dlopen(state->preferred, RTLD_NOW | RTLD_LOCAL);
-    } else {
-#if defined(__APPLE__)
-        /* macOS's own /usr/lib/libcrypto.dylib aborts processes that load it: only Homebrew's. */
-        static const char *const candidates[] = { "/opt/homebrew/opt/openssl@3/lib/libcrypto.3.dylib",
-                                                  "/usr/local/opt/openssl@3/lib/libcrypto.3.dylib",
-                                                  "/opt/local/lib/libcrypto.3.dylib", NULL };
-#else
-        static const char *const candidates[] = { "libcrypto.so.3", "libcrypto.so.1.1", NULL };
-#endif
-        for (int index = 0; candidates[index] != NULL && library == NULL; index++) {
-            library = dlopen(candidates[index], RTLD_NOW | RTLD_LOCAL);
-        }
-    }
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(state->failure_text, sizeof state->failure_text, "%s",
-                 reason != NULL ? reason : "the libcrypto library could not be loaded");
-        state->failure = state->failure_text;
-        return;
-    }
+    void *library = bk_library_open(&state->loader, bk_crypto_candidates(), "the libcrypto library could not be loaded");
+    if (library == NULL) return;
 #define BK_CRYPTO_RESOLVE(name)                                                                   \
     table->name = (__typeof__(table->name))dlsym(library, #name);                                 \
     if (table->name == NULL) {                                                                    \
-        state->failure = #name " is missing from libcrypto; OpenSSL 1.1 or later is needed";      \
+        state->loader.failure = #name " is missing from libcrypto; OpenSSL 1.1 or later is needed";      \
         return;                                                                                   \
     }
     BK_CRYPTO_RESOLVE(BIO_s_mem) BK_CRYPTO_RESOLVE(BIO_new)
@@ -185,7 +173,7 @@ static inline const bk_crypto_api *bk_crypto(void) {
 static inline const char *bk_crypto_load_error(void) {
     bk_crypto_loader *state = bk_crypto_loader_state();
     pthread_once(&state->once, bk_crypto_load);
-    return state->failure;
+    return state->loader.failure;
 }
 
 /* A passphrase callback that never prompts: it hands over the NUL-terminated `context`, or
@@ -373,20 +361,9 @@ static inline void bk_crypto_codesign_load(void) {
         api->failure = bk_crypto_load_error();
         return;
     }
-    bk_crypto_loader *loader = bk_crypto_loader_state();
-    void *library = NULL;
-    if (loader->preferred[0] != '\0') {
-        library = dlopen(loader->preferred, RTLD_NOW | RTLD_LOCAL);
-    } else {
-#if defined(__APPLE__)
-        static const char *const names[] = { "/opt/homebrew/opt/openssl@3/lib/libcrypto.3.dylib",
-                                             "/usr/local/opt/openssl@3/lib/libcrypto.3.dylib",
-                                             "/opt/local/lib/libcrypto.3.dylib", NULL };
-#else
-        static const char *const names[] = { "libcrypto.so.3", "libcrypto.so.1.1", NULL };
-#endif
-        for (int index = 0; names[index] != NULL && library == NULL; index++) library = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
-    }
+    /* A copy, so a failure here does not change why bk_crypto_load_error() says libcrypto failed (it did not). */
+    bk_library_loader again = bk_crypto_loader_state()->loader;
+    void *library = bk_library_open(&again, bk_crypto_candidates(), "libcrypto could not be opened again");
     if (library == NULL) {
         api->failure = "libcrypto could not be opened again for code signing";
         return;

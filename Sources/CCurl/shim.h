@@ -1,5 +1,5 @@
-#ifndef BETACTL_CURL_SHIM_H
-#define BETACTL_CURL_SHIM_H
+#ifndef BK_CURL_SHIM_H
+#define BK_CURL_SHIM_H
 /*
  * The few entry points of the system's libcurl that an HTTPS client needs, loaded with dlopen on
  * first use rather than linked.
@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../CLibraryLoader/loader.h"
 
 typedef struct bk_curl_handle bk_curl_handle; /* CURL */
 typedef struct bk_curl_slist {                /* struct curl_slist */
@@ -69,9 +70,7 @@ typedef struct {
 
 typedef struct {
     bk_curl_api api;
-    const char *failure;
-    char failure_text[512]; /* dlerror()'s text is reused by the next call: keep a copy */
-    char preferred[1024];
+    bk_library_loader loader;
     pthread_once_t once;
 } bk_curl_loader;
 
@@ -82,38 +81,22 @@ static inline bk_curl_loader *bk_curl_loader_state(void) {
 }
 
 /* Loads `path` instead of the system's libcurl; only before the first other bk_curl_ call. */
-static inline void bk_curl_use_library(const char *path) {
-    bk_curl_loader *state = bk_curl_loader_state();
-    snprintf(state->preferred, sizeof state->preferred, "%s", path != NULL ? path : "");
-}
+static inline void bk_curl_use_library(const char *path) { bk_library_prefer(&bk_curl_loader_state()->loader, path); }
 
 static inline void bk_curl_load(void) {
     bk_curl_loader *state = bk_curl_loader_state();
     bk_curl_api *table = &state->api;
-    void *library = NULL;
-    if (state->preferred[0] != '\0') {
-        library = dlopen(state->preferred, RTLD_NOW | RTLD_LOCAL);
-    } else {
 #if defined(__APPLE__)
-        static const char *const candidates[] = { "/usr/lib/libcurl.4.dylib", NULL };
+    static const char *const candidates[] = { "/usr/lib/libcurl.4.dylib", NULL };
 #else
-        static const char *const candidates[] = { "libcurl.so.4", "libcurl-gnutls.so.4", "libcurl-nss.so.4", NULL };
+    static const char *const candidates[] = { "libcurl.so.4", "libcurl-gnutls.so.4", "libcurl-nss.so.4", NULL };
 #endif
-        for (int index = 0; candidates[index] != NULL && library == NULL; index++) {
-            library = dlopen(candidates[index], RTLD_NOW | RTLD_LOCAL);
-        }
-    }
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(state->failure_text, sizeof state->failure_text, "%s",
-                 reason != NULL ? reason : "the libcurl library could not be loaded");
-        state->failure = state->failure_text;
-        return;
-    }
+    void *library = bk_library_open(&state->loader, candidates, "the libcurl library could not be loaded");
+    if (library == NULL) return;
 #define BK_CURL_RESOLVE(name)                                                                     \
     table->name = (__typeof__(table->name))dlsym(library, #name);                                 \
     if (table->name == NULL) {                                                                    \
-        state->failure = #name " is missing from libcurl; libcurl 7.17 or later is needed";       \
+        state->loader.failure = #name " is missing from libcurl; libcurl 7.17 or later is needed";       \
         return;                                                                                   \
     }
     BK_CURL_RESOLVE(curl_global_init) BK_CURL_RESOLVE(curl_easy_init) BK_CURL_RESOLVE(curl_easy_setopt)
@@ -123,7 +106,7 @@ static inline void bk_curl_load(void) {
 #undef BK_CURL_RESOLVE
     /* Not thread-safe itself, so it runs here, once, before any handle exists. */
     if (table->curl_global_init(BK_CURL_GLOBAL_DEFAULT) != 0) {
-        state->failure = "libcurl could not initialise (curl_global_init failed)";
+        state->loader.failure = "libcurl could not initialise (curl_global_init failed)";
     }
 }
 
@@ -137,7 +120,7 @@ static inline const bk_curl_api *bk_curl(void) {
 static inline const char *bk_curl_load_error(void) {
     bk_curl_loader *state = bk_curl_loader_state();
     pthread_once(&state->once, bk_curl_load);
-    return state->failure;
+    return state->loader.failure;
 }
 
 /* A growable byte buffer that refuses to grow past `limit`. */

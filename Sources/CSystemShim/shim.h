@@ -1,5 +1,5 @@
-#ifndef BETACTL_SYSTEM_SHIM_H
-#define BETACTL_SYSTEM_SHIM_H
+#ifndef BK_SYSTEM_SHIM_H
+#define BK_SYSTEM_SHIM_H
 /*
  * Thin C wrappers over the kernel interfaces the HTTP engine needs.
  *

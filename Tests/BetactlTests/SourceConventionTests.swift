@@ -174,4 +174,24 @@ extension SourceConventionTests {
             #expect(sample.firstMatch(of: unwrap) == nil, "the scan flags \(sample)")
         }
     }
+
+    /// The generic modules (the HTTP engine, CMS, the HTTPS client, multipart, templates, QR codes
+    /// and their C shims) say nothing about betactl: its commands and wording live in BetaKit,
+    /// BetaWeb and the CLI, which map the generic errors into their own.
+    @Test func genericModulesNeverNameBetactl() throws {
+        let generic = ["BetaServer", "CryptoCMS", "HTTPClient", "Multipart", "Mustache", "QRCode", "CCrypto", "CCurl", "CLibraryLoader", "CSystemShim"]
+        var mentions: [String] = []
+        for module in generic {
+            let folder = Self.root.appendingPathComponent("Sources/\(module)").path
+            let enumerator = try #require(FileManager.default.enumerator(atPath: folder), "Sources/\(module)")
+            while let relative = enumerator.nextObject() as? String {
+                guard relative.hasSuffix(".swift") || relative.hasSuffix(".h") || relative.hasSuffix(".modulemap") else { continue }
+                let text = try String(contentsOfFile: folder + "/" + relative, encoding: .utf8)
+                for (index, line) in text.components(separatedBy: "\n").enumerated() where line.localizedCaseInsensitiveContains("betactl") {
+                    mentions.append("Sources/\(module)/\(relative):\(index + 1): \(Self.trimmed(line))")
+                }
+            }
+        }
+        #expect(mentions.isEmpty, "generic modules name betactl:\n\(mentions.joined(separator: "\n"))")
+    }
 }

@@ -41,15 +41,10 @@ extension XMLPlistReader {
     }
 
     mutating func entity(into out: inout [UInt8]) throws(PlistError) {
-        let start = position + 1
-        var end = start
-        while end < bytes.count, end - start < 12, bytes[end] != UInt8(ascii: ";") { end += 1 }
-        guard end < bytes.count, bytes[end] == UInt8(ascii: ";") else { throw fail("an & starts no entity (write &amp; for a literal &)") }
-        let name = String(decoding: bytes[start ..< end], as: UTF8.self)
-        let scalar = XMLEntity.character(named: name)
-        guard let scalar else { throw fail("&\(name); is not a known entity or character") }
-        out.append(contentsOf: String(Character(scalar)).utf8)
-        position = end + 1
+        switch XMLEntity.read(bytes, at: position, into: &out) {
+        case let .success(next): position = next
+        case let .failure(problem): throw fail(problem.reason)
+        }
     }
 
     // MARK: Markup

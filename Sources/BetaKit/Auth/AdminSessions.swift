@@ -39,16 +39,19 @@ public struct AdminSessions: Sendable {
     /// Exchanges a token's secret for a new session; nil when the secret is not a live token's.
     public func open(secret: String, now: Date) throws -> OpenedAdminSession? {
         guard let token = try AccessTokens(store: store).authenticate(secret: secret, now: now) else { return nil }
+        return try store.write { db in try Self.open(db, token: token, now: now) }
+    }
+
+    /// Opens a session for `token` inside a write transaction.
+    static func open(_ db: SQLiteConnection, token: AccessToken, now: Date) throws -> OpenedAdminSession {
         let id = InviteToken.make()
         let csrf = InviteToken.make()
         let created = Timestamp.string(now)
-        let expires = Timestamp.string(now.addingTimeInterval(Self.lifetime))
-        try store.write { db in
-            // Expired and ended sessions are only clutter; dropping them here keeps the table small.
-            try db.query("DELETE FROM admin_sessions WHERE expires_at < ? OR ended_at IS NOT NULL", [.text(created)])
-            try db.query("INSERT INTO admin_sessions (digest, token_id, csrf, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-                         [.text(AccessTokens.digest(id)), .integer(token.id), .text(csrf), .text(created), .text(expires)])
-        }
+        let expires = Timestamp.string(now.addingTimeInterval(lifetime))
+        // Expired and ended sessions are only clutter; dropping them here keeps the table small.
+        try db.query("DELETE FROM admin_sessions WHERE expires_at < ? OR ended_at IS NOT NULL", [.text(created)])
+        try db.query("INSERT INTO admin_sessions (digest, token_id, csrf, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+                     [.text(AccessTokens.digest(id)), .integer(token.id), .text(csrf), .text(created), .text(expires)])
         let session = AdminSession(token: token, csrfToken: csrf, createdAt: Timestamp.date(created) ?? now,
                                    expiresAt: Timestamp.date(expires) ?? now)
         return OpenedAdminSession(session: session, id: id)

@@ -26,6 +26,7 @@ public struct StoredCodeIdentity: Sendable, Equatable {
 /// The home's code-signing identity: at most one, replaced by each import. Kept in the database
 /// (mode 0600), apart from the enrolment signing identity.
 public struct CodeIdentityStore: Sendable {
+    static let table = IdentityTable(name: "code_signing_identity", keepsSHA1: true)
     let home: Home
 
     /// The store of `home`.
@@ -35,45 +36,21 @@ public struct CodeIdentityStore: Sendable {
     @discardableResult
     public func save(certificatePEM: String, privateKeyPEM: String, certificateDER: [UInt8], chainCount: Int,
                      now: Date) throws -> StoredCodeIdentity {
-        let certificate: Certificate
-        do { certificate = try Certificate(der: certificateDER) } catch {
-            throw SigningIdentityError.unreadableCertificate(error.description)
-        }
-        let subject = certificate.subject.commonName ?? certificate.subject.description
-        let stamp = Timestamp.string(now)
-        try home.store.write { db in
-            try db.query("""
-                INSERT INTO code_signing_identity (id, certificate_pem, private_key_pem, subject, sha1, expires_at, chain_count, imported_at)
-                VALUES (1, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET certificate_pem = excluded.certificate_pem, private_key_pem = excluded.private_key_pem,
-                    subject = excluded.subject, sha1 = excluded.sha1, expires_at = excluded.expires_at,
-                    chain_count = excluded.chain_count, imported_at = excluded.imported_at
-                """, [.text(certificatePEM), .text(privateKeyPEM), .text(subject), .text(certificate.sha1Fingerprint.hex),
-                      .text(Timestamp.string(certificate.notAfter)), .integer(Int64(chainCount)), .text(stamp)])
-        }
-        return StoredCodeIdentity(certificatePEM: certificatePEM, privateKeyPEM: privateKeyPEM, subject: subject,
-                                  sha1: certificate.sha1Fingerprint.hex, expiresAt: certificate.notAfter, chainCount: chainCount,
-                                  importedAt: Timestamp.date(stamp) ?? now)
+        Self.identity(try Self.table.save(in: home, certificatePEM: certificatePEM, privateKeyPEM: privateKeyPEM,
+                                          certificateDER: certificateDER, chainCount: chainCount, now: now))
     }
 
     /// The stored identity, if any.
     public func current() throws -> StoredCodeIdentity? {
-        try home.store.read { db in
-            guard let row = try db.queryOne("""
-                SELECT certificate_pem, private_key_pem, subject, sha1, expires_at, chain_count, imported_at FROM code_signing_identity WHERE id = 1
-                """), let certificate = row.string(0), let key = row.string(1) else { return nil }
-            return StoredCodeIdentity(certificatePEM: certificate, privateKeyPEM: key, subject: row.string(2) ?? "", sha1: row.string(3) ?? "",
-                                      expiresAt: row.string(4).flatMap(Timestamp.date) ?? .distantPast, chainCount: Int(row.int(5) ?? 0),
-                                      importedAt: row.string(6).flatMap(Timestamp.date) ?? .distantPast)
-        }
+        try home.store.read { db in try Self.table.load(db).map(Self.identity) }
     }
 
     /// Removes the stored identity; false when there was none.
     @discardableResult
-    public func remove() throws -> Bool {
-        try home.store.write { db in
-            try db.query("DELETE FROM code_signing_identity")
-            return db.changes > 0
-        }
+    public func remove() throws -> Bool { try Self.table.remove(in: home) }
+
+    static func identity(_ row: IdentityTable.Row) -> StoredCodeIdentity {
+        StoredCodeIdentity(certificatePEM: row.certificatePEM, privateKeyPEM: row.privateKeyPEM, subject: row.subject, sha1: row.sha1,
+                           expiresAt: row.expiresAt, chainCount: row.chainCount, importedAt: row.importedAt)
     }
 }

@@ -19,6 +19,10 @@ public struct LibcryptoCodeSigner: CodeSignatureCMSSigning {
 
     /// Signs `codeDirectory` with the identity, adding the CDHashes plist as a signed attribute.
     public func signCodeDirectory(_ codeDirectory: [UInt8], cdHashesPlist: [UInt8]) throws -> [UInt8] {
-        try identity.signDetached(codeDirectory, attribute: CodeSignatureCMSAttributes.cdHashesPlistOID, value: cdHashesPlist)
+        do {
+            return try identity.signDetached(codeDirectory, attribute: CodeSignatureCMSAttributes.cdHashesPlistOID, value: cdHashesPlist)
+        } catch {
+            throw SigningIdentityError.cannotSign(error.description, command: "code-identity")
+        }
     }
 }

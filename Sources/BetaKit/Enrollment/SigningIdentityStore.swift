@@ -21,25 +21,36 @@ public struct StoredSigningIdentity: Sendable, Equatable {
     public var importedAt: Date
 }
 
-/// Why a signing identity could not be stored.
+/// Why a signing identity could not be stored or used.
 public enum SigningIdentityError: Error, Equatable, Sendable, CustomStringConvertible, CategorizedError {
     /// The signing certificate is not a readable X.509 certificate.
     case unreadableCertificate(String)
+    /// The stored identity could not sign (libcrypto's reason); `command` is the one that manages it
+    /// (`signing-identity`, `code-identity`).
+    case cannotSign(String, command: String)
 
     /// A sentence naming what is wrong and the fix.
     public var description: String {
         switch self {
         case let .unreadableCertificate(reason):
             return "the signing certificate could not be read (\(reason)); give the certificate issued for the key, as PEM, DER or in a .p12"
+        case let .cannotSign(reason, command):
+            return "\(reason); check the identity with `betactl \(command) show`, and import it again with `betactl \(command) import` if it is damaged"
         }
     }
 
-    /// Always invalid input.
-    public var category: ErrorCategory { .invalidInput }
+    /// A certificate that cannot be read is invalid input; an identity that cannot sign is a failure.
+    public var category: ErrorCategory {
+        switch self {
+        case .unreadableCertificate: .invalidInput
+        case .cannotSign: .failed
+        }
+    }
 }
 
 /// The home's signing identity: at most one, replaced by each import.
 public struct SigningIdentityStore: Sendable {
+    static let table = IdentityTable(name: "signing_identity", keepsSHA1: false)
     let home: Home
 
     /// The store of `home`.
@@ -51,24 +62,8 @@ public struct SigningIdentityStore: Sendable {
     @discardableResult
     public func save(certificatePEM: String, privateKeyPEM: String, certificateDER: [UInt8], chainCount: Int,
                      now: Date) throws -> StoredSigningIdentity {
-        let certificate: Certificate
-        do { certificate = try Certificate(der: certificateDER) } catch {
-            throw SigningIdentityError.unreadableCertificate(error.description)
-        }
-        let subject = certificate.subject.commonName ?? certificate.subject.description
-        let stamp = Timestamp.string(now)
-        try home.store.write { db in
-            try db.query("""
-                INSERT INTO signing_identity (id, certificate_pem, private_key_pem, subject, expires_at, chain_count, imported_at)
-                VALUES (1, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET certificate_pem = excluded.certificate_pem, private_key_pem = excluded.private_key_pem,
-                    subject = excluded.subject, expires_at = excluded.expires_at, chain_count = excluded.chain_count,
-                    imported_at = excluded.imported_at
-                """, [.text(certificatePEM), .text(privateKeyPEM), .text(subject), .text(Timestamp.string(certificate.notAfter)),
-                      .integer(Int64(chainCount)), .text(stamp)])
-        }
-        return StoredSigningIdentity(certificatePEM: certificatePEM, privateKeyPEM: privateKeyPEM, subject: subject,
-                                     expiresAt: certificate.notAfter, chainCount: chainCount, importedAt: Timestamp.date(stamp) ?? now)
+        Self.identity(try Self.table.save(in: home, certificatePEM: certificatePEM, privateKeyPEM: privateKeyPEM,
+                                          certificateDER: certificateDER, chainCount: chainCount, now: now))
     }
 
     /// The stored identity, if any.
@@ -78,18 +73,14 @@ public struct SigningIdentityStore: Sendable {
 
     /// Removes the stored identity; false when there was none.
     @discardableResult
-    public func remove() throws -> Bool {
-        try home.store.write { db in
-            try db.query("DELETE FROM signing_identity")
-            return db.changes > 0
-        }
-    }
+    public func remove() throws -> Bool { try Self.table.remove(in: home) }
 
     static func load(_ db: SQLiteConnection) throws -> StoredSigningIdentity? {
-        guard let row = try db.queryOne("SELECT certificate_pem, private_key_pem, subject, expires_at, chain_count, imported_at FROM signing_identity WHERE id = 1"),
-              let certificate = row.string(0), let key = row.string(1) else { return nil }
-        return StoredSigningIdentity(certificatePEM: certificate, privateKeyPEM: key, subject: row.string(2) ?? "",
-                                     expiresAt: row.string(3).flatMap(Timestamp.date) ?? .distantPast, chainCount: Int(row.int(4) ?? 0),
-                                     importedAt: row.string(5).flatMap(Timestamp.date) ?? .distantPast)
+        try table.load(db).map(identity)
+    }
+
+    static func identity(_ row: IdentityTable.Row) -> StoredSigningIdentity {
+        StoredSigningIdentity(certificatePEM: row.certificatePEM, privateKeyPEM: row.privateKeyPEM, subject: row.subject,
+                              expiresAt: row.expiresAt, chainCount: row.chainCount, importedAt: row.importedAt)
     }
 }

@@ -20,7 +20,7 @@ import Synchronization
 /// bundles. Symbolic links are not followed, and the walk is bounded in depth and entries, so a
 /// huge or looping tree cannot hang the command. Paths are never given to a shell: spaces and
 /// any other characters in names are fine.
-public final class DSYMDirectoryLocator: SymbolFileLocator, Sendable {
+public final class DSYMDirectoryLocator: ListingSymbolFileLocator, Sendable {
     /// The folders searched, in the order given.
     public let roots: [String]
     private let found = Mutex<[UUID: [SymbolFile]]?>(nil)
@@ -39,27 +39,11 @@ public final class DSYMDirectoryLocator: SymbolFileLocator, Sendable {
         self.roots = roots.map(\.withoutTrailingSlashes)
     }
 
-    /// The first dSYM found for `uuid`, preferring a slice of `architecture`.
-    public func symbolFile(for uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile? {
-        ordered(uuid, architecture).first
-    }
-
-    /// Every dSYM found for `uuid`, slices of `architecture` first, until `body` returns false.
-    public func forEachSymbolFile(for uuid: UUID, architecture: MachOArchitecture?, isSystemImage: Bool,
-                                  _ body: (SymbolFile) throws -> Bool) throws {
-        for file in ordered(uuid, architecture) {
-            if try !body(file) { return }
-        }
-    }
-
     /// Every image found, by UUID (walking the trees if that has not happened yet).
     public var files: [UUID: [SymbolFile]] { index() }
 
-    private func ordered(_ uuid: UUID, _ architecture: MachOArchitecture?) -> [SymbolFile] {
-        let list = index()[uuid] ?? []
-        guard let architecture, list.count > 1 else { return list }
-        return list.filter { $0.architecture == architecture } + list.filter { $0.architecture != architecture }
-    }
+    /// Every file found for `uuid`.
+    public func listedSymbolFiles(for uuid: UUID) -> [SymbolFile] { index()[uuid] ?? [] }
 
     private func index() -> [UUID: [SymbolFile]] {
         found.withLock { found in

@@ -14,7 +14,7 @@ import AppleFormats
 /// (such as an archive's `dSYMs` folder), and bare DWARF or Mach-O files.
 ///
 /// Every slice's UUID is read once, when the locator is created, so lookups are dictionary hits.
-public struct DSYMPathLocator: SymbolFileLocator {
+public struct DSYMPathLocator: ListingSymbolFileLocator {
     /// Every image found, by UUID (the first file given for it).
     public var files: [UUID: SymbolFile] { candidates.compactMapValues(\.first) }
     /// Every file found for each UUID, in the order given: several paths may hold copies of one
@@ -38,24 +38,8 @@ public struct DSYMPathLocator: SymbolFileLocator {
         candidates = found
     }
 
-    /// The first file given for `uuid`, preferring a slice of `architecture`.
-    public func symbolFile(for uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile? {
-        ordered(uuid, architecture).first
-    }
-
-    /// Every file given for `uuid`, slices of `architecture` first, until `body` returns false.
-    public func forEachSymbolFile(for uuid: UUID, architecture: MachOArchitecture?, isSystemImage: Bool,
-                                  _ body: (SymbolFile) throws -> Bool) throws {
-        for file in ordered(uuid, architecture) {
-            if try !body(file) { return }
-        }
-    }
-
-    private func ordered(_ uuid: UUID, _ architecture: MachOArchitecture?) -> [SymbolFile] {
-        guard let list = candidates[uuid] else { return [] }
-        guard let architecture, list.count > 1 else { return list }
-        return list.filter { $0.architecture == architecture } + list.filter { $0.architecture != architecture }
-    }
+    /// Every file found for `uuid`.
+    public func listedSymbolFiles(for uuid: UUID) -> [SymbolFile] { candidates[uuid] ?? [] }
 
     static func symbolFiles(at path: String) throws(SymbolicationError) -> [SymbolFile] {
         let kind = FileKind(path: path)

@@ -86,3 +86,31 @@ public struct ChainedSymbolFileLocator: SymbolFileLocator {
         }
     }
 }
+
+/// A locator that knows every file it has for an image up front (the `--dsym` paths, the folders
+/// walked): it only lists them, and the lookups prefer slices of the asked architecture.
+public protocol ListingSymbolFileLocator: SymbolFileLocator {
+    /// Every file this locator has for the image `uuid`, in its own order.
+    func listedSymbolFiles(for uuid: UUID) -> [SymbolFile]
+}
+
+extension ListingSymbolFileLocator {
+    /// The first file listed for `uuid`, preferring a slice of `architecture`.
+    public func symbolFile(for uuid: UUID, architecture: MachOArchitecture?) throws -> SymbolFile? {
+        ordered(uuid, architecture).first
+    }
+
+    /// Every file listed for `uuid`, slices of `architecture` first, until `body` returns false.
+    public func forEachSymbolFile(for uuid: UUID, architecture: MachOArchitecture?, isSystemImage: Bool,
+                                  _ body: (SymbolFile) throws -> Bool) throws {
+        for file in ordered(uuid, architecture) {
+            if try !body(file) { return }
+        }
+    }
+
+    func ordered(_ uuid: UUID, _ architecture: MachOArchitecture?) -> [SymbolFile] {
+        let list = listedSymbolFiles(for: uuid)
+        guard let architecture, list.count > 1 else { return list }
+        return list.filter { $0.architecture == architecture } + list.filter { $0.architecture != architecture }
+    }
+}

@@ -22,13 +22,15 @@ final class BodyReader {
     private(set) var exceededLimit = false
     private let memoryLimit: Int
     private let directory: String
+    private let spoolPrefix: String
     private var memory: [UInt8] = []
     private var fileDescriptor: Int32 = -1
     private var filePath: String?
     private(set) var received: Int64 = 0
     private var failure: BodyError?
 
-    init(framing: BodyFraming, limit: Int64, drainLimit: Int64? = nil, limits: HTTPLimits, directory: String) {
+    init(framing: BodyFraming, limit: Int64, drainLimit: Int64? = nil, limits: HTTPLimits, directory: String,
+         spoolPrefix: String = BodySpool.defaultPrefix) {
         switch framing {
         case .length(let length): remaining = length
         case .chunked:
@@ -40,6 +42,7 @@ final class BodyReader {
         self.drainLimit = drainLimit
         self.memoryLimit = limits.bodyMemoryBytes
         self.directory = directory
+        self.spoolPrefix = spoolPrefix
     }
 
     deinit { discard() }
@@ -92,7 +95,7 @@ final class BodyReader {
         if fileDescriptor < 0 {
             // mkstemp creates the file 0600; the name carries our pid so start-up can tell a
             // killed server's leftovers from a running one's (BodySpool.sweep).
-            var template = Array(BodySpool.template(in: directory).utf8CString)
+            var template = Array(BodySpool.template(in: directory, prefix: spoolPrefix).utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
             let code = errno
             let path = template.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { String(cString: $0) } ?? directory }

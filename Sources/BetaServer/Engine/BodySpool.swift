@@ -7,18 +7,19 @@ import Darwin
 /// Names of the temporary files large request bodies are spooled to, and the start-up sweep of
 /// those a killed server left behind (a running server deletes its own when a request ends).
 enum BodySpool {
-    /// The file name prefix; the process id and mkstemp's random suffix follow.
-    static let prefix = "betactl-body-"
+    /// The file name prefix unless the configuration names another; the process id and mkstemp's
+    /// random suffix follow.
+    static let defaultPrefix = "http-body-"
 
     /// The mkstemp template for a body spooled by this process into `directory`.
-    static func template(in directory: String) -> String { "\(directory)/\(prefix)\(getpid())-XXXXXX" }
+    static func template(in directory: String, prefix: String = defaultPrefix) -> String { "\(directory)/\(prefix)\(getpid())-XXXXXX" }
 
     /// Deletes spool files in `directory` whose process is gone; returns how many were deleted.
     ///
     /// A file named by an older server without a process id is deleted once it is an hour old:
     /// no request body takes that long to arrive and be handled.
     @discardableResult
-    static func sweep(directory: String, now: time_t = time(nil)) -> Int {
+    static func sweep(directory: String, prefix: String = defaultPrefix, now: time_t = time(nil)) -> Int {
         guard let stream = opendir(directory) else { return 0 }
         defer { closedir(stream) }
         var removed = 0
@@ -29,12 +30,12 @@ enum BodySpool {
             let name = String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
             guard name.hasPrefix(prefix) else { continue }
             let path = directory + "/" + name
-            if isAbandoned(name: name, path: path, now: now), unlink(path) == 0 { removed += 1 }
+            if isAbandoned(name: name, prefix: prefix, path: path, now: now), unlink(path) == 0 { removed += 1 }
         }
         return removed
     }
 
-    static func isAbandoned(name: String, path: String, now: time_t) -> Bool {
+    static func isAbandoned(name: String, prefix: String, path: String, now: time_t) -> Bool {
         let rest = name.dropFirst(prefix.count)
         let parts = rest.split(separator: "-", maxSplits: 1)
         if parts.count == 2, let pid = pid_t(parts[0]), pid > 0 {

@@ -48,7 +48,7 @@ extension Connection {
                 flush()
             }
             phase = .body(BodyReader(framing: head.framing, limit: limit, drainLimit: drainLimit, limits: core.configuration.limits,
-                                     directory: core.configuration.temporaryDirectory))
+                                     directory: core.configuration.temporaryDirectory, spoolPrefix: core.configuration.spoolFilePrefix))
             bodyStartedAt = loop.now
             rateWindowStart = loop.now
             rateWindowBytes = 0

@@ -71,7 +71,7 @@ public final class HTTPServer: Sendable {
             log.message("note: the open-file limit is \(budget.limit) (ulimit -n), so at most \(budget.connectionCapacity) "
                 + "connections are served at once instead of \(configuration.maxConnections); raise the limit to allow more")
         }
-        let swept = BodySpool.sweep(directory: configuration.temporaryDirectory)
+        let swept = BodySpool.sweep(directory: configuration.temporaryDirectory, prefix: configuration.spoolFilePrefix)
         if swept > 0 {
             log.message("removed \(swept) request body spool file\(swept == 1 ? "" : "s") that a stopped server left in "
                 + configuration.temporaryDirectory)

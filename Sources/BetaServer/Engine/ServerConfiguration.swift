@@ -25,8 +25,12 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies: [String] = []
     /// Where large request bodies are spooled.
     public var temporaryDirectory: String = "/tmp"
-    /// Value of the `Server` header; nil omits it.
-    public var serverName: String? = "betactl"
+    /// Value of the `Server` header; nil (the default) omits it.
+    public var serverName: String?
+    /// How the names of spooled request bodies in `temporaryDirectory` start; the process id and a
+    /// random suffix follow. Files with this prefix whose process is gone are deleted at start-up,
+    /// so no other program's files may share the directory and prefix.
+    public var spoolFilePrefix: String = BodySpool.defaultPrefix
     /// Listen backlog.
     public var backlog: Int32 = 1024
 

@@ -87,7 +87,7 @@ public struct FileResponder: Sendable {
 
     private func multipart(file: OpenFile, ranges: [ClosedRange<Int64>], size: Int64, type: String,
                            headers: HTTPHeaders) -> Response {
-        let boundary = "betactl-" + String(UInt64.random(in: .min ... .max), radix: 36)
+        let boundary = "byteranges-" + String(UInt64.random(in: .min ... .max), radix: 36)
         var parts: [FileBody.Part] = []
         for range in ranges {
             let partHead = "\r\n--\(boundary)\r\nContent-Type: \(type)\r\n"

@@ -10,9 +10,7 @@ public enum MediaType {
         "gif": "image/gif", "webp": "image/webp", "ico": "image/x-icon", "pdf": "application/pdf",
         "wasm": "application/wasm", "woff": "font/woff", "woff2": "font/woff2", "map": "application/json",
         "zip": "application/zip", "gz": "application/gzip", "tar": "application/x-tar",
-        "ipa": "application/octet-stream", "mobileprovision": "application/octet-stream",
-        "mobileconfig": "application/x-apple-aspen-config", "ips": "text/plain; charset=utf-8",
-        "crash": "text/plain; charset=utf-8", "mp4": "video/mp4",
+        "mp4": "video/mp4",
     ]
 
     /// The content type for `path`'s extension, `application/octet-stream` when unknown.
@@ -26,6 +24,6 @@ public enum MediaType {
         let type = contentType.split(separator: ";").first.map { $0.trimmingOWS().lowercased() } ?? ""
         return type.hasPrefix("text/") || type == "application/json" || type == "application/xml"
             || type == "image/svg+xml" || type == "application/javascript" || type.hasSuffix("+json")
-            || type.hasSuffix("+xml") || type == "application/x-apple-aspen-config"
+            || type.hasSuffix("+xml")
     }
 }

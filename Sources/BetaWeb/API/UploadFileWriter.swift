@@ -123,20 +123,3 @@ final class UploadFileWriter {
         if !closed { unlink(path) }
     }
 }
-
-// `close` and `write` are shadowed by the methods above.
-@inline(__always) private func systemClose(_ fd: Int32) -> Int32 {
-    #if canImport(Glibc)
-    Glibc.close(fd)
-    #else
-    Darwin.close(fd)
-    #endif
-}
-
-@inline(__always) private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.write(fd, pointer, count)
-    #else
-    Darwin.write(fd, pointer, count)
-    #endif
-}

@@ -35,6 +35,7 @@ extension BetaWebApplication {
             admin.post("/login", options: RouteOptions(bodyLimit: 64 * 1024, execution: .eventLoop)) { [self] request, _ in
                 try await login(request)
             }
+            admin.get("/login/demo/:key", options: loop) { [self] request, _ in try await demoLogin(request) }
             addAdminPage(&admin, "") { [self] call in try await overviewPage(call) }
             addAdminForm(&admin, "/logout", scope: .read) { [self] call, _ in try await logout(call) }
             addTesterPages(&admin)

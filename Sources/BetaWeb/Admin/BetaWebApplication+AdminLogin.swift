@@ -23,12 +23,7 @@ extension BetaWebApplication {
     /// client's address; after five in 15 minutes it must wait (429).
     func login(_ request: Request) async throws -> Response {
         let address = request.clientAddress
-        if let wait = loginThrottle.wait(for: address) {
-            let seconds = max(1, Int(wait.components.seconds) + 1)
-            var response = try await loginPage(request, failure: (HTTPStatus(code: 429), "Too many failed logins from your address. Wait \(Self.minutes(seconds)) and try again."))
-            response.headers.set("Retry-After", String(seconds))
-            return response
-        }
+        if let refusal = try await throttled(request) { return refusal }
         let form = try URLEncodedForm(body: request.body)
         guard Self.sameSite(request), let sent = form["csrf"], let cookie = AdminCookies.value(AdminCookies.login, in: request),
               constantTimeEquals(sent, cookie) else {
@@ -42,9 +37,39 @@ extension BetaWebApplication {
             return try await loginPage(request, failure: (.unauthorized, "That token is not valid: it was mistyped, revoked or never existed. Create one with `betactl token create NAME --scope write`."))
         }
         loginThrottle.recordSuccess(from: address)
+        return try await loggedIn(request, opened, next: Self.safeNext(form["next"]))
+    }
+
+    /// `GET /admin/login/demo/<key>`: the one-use link `betactl demo` prints. In a demo sandbox, the
+    /// pending key opens an admin session once; anything else counts as a failed login.
+    func demoLogin(_ request: Request) async throws -> Response {
+        let address = request.clientAddress
+        if let refusal = try await throttled(request) { return refusal }
+        let key = request.parameters["key"] ?? ""
+        let home = self.home
+        let now = self.now
+        guard let opened = try await pool.run({ try DemoLogin(home: home).redeem(key: key, now: now) }) else {
+            loginThrottle.recordFailure(from: address)
+            return try await loginPage(request, failure: (.unauthorized, "That demo login link has been used already (it works once), or this server is not a demo sandbox. Run `betactl demo --dir DIR` again for a new link, or log in with a token."))
+        }
+        loginThrottle.recordSuccess(from: address)
+        return try await loggedIn(request, opened, next: "/admin")
+    }
+
+    /// The 429 page when the client's address has failed to log in too often lately.
+    func throttled(_ request: Request) async throws -> Response? {
+        guard let wait = loginThrottle.wait(for: request.clientAddress) else { return nil }
+        let seconds = max(1, Int(wait.components.seconds) + 1)
+        var response = try await loginPage(request, failure: (HTTPStatus(code: 429), "Too many failed logins from your address. Wait \(Self.minutes(seconds)) and try again."))
+        response.headers.set("Retry-After", String(seconds))
+        return response
+    }
+
+    /// Sends the browser to `next` with the new session's cookie, and deletes the login form's one.
+    func loggedIn(_ request: Request, _ opened: OpenedAdminSession, next: String) async throws -> Response {
         let settings = try await snapshots.current().snapshot.settings
         let secure = PublicBase(request: request, publicURL: settings.publicURL).isSecure
-        var response = Response(status: HTTPStatus(code: 303), headers: ["Location": Self.safeNext(form["next"])])
+        var response = Response(status: HTTPStatus(code: 303), headers: ["Location": next])
         response.headers.add("Set-Cookie", AdminCookies.header(AdminCookies.session, opened.id, path: "/admin",
                                                                maxAge: Int(AdminSessions.lifetime), secure: secure))
         response.headers.add("Set-Cookie", AdminCookies.header(AdminCookies.login, "", path: "/admin/login", maxAge: 0, secure: secure))

@@ -102,13 +102,17 @@ public final class BetaWebApplication: Sendable {
          APIProblemMiddleware()]
     }
 
-    /// Rewrites request targets for logs: a tester's token, and an app's crash ingest key, become `…`.
+    /// Rewrites request targets for logs: a tester's token, an app's crash ingest key and a demo
+    /// login key become `…`.
     public static func redactTarget(_ target: String) -> String {
-        redactTesterToken(redactIngestKey(target))
+        redactSegment(after: "/admin/login/demo/", in: redactTesterToken(redactIngestKey(target)))
     }
 
-    static func redactTesterToken(_ target: String) -> String {
-        guard let range = target.firstRange(of: "/t/") else { return target }
+    static func redactTesterToken(_ target: String) -> String { redactSegment(after: "/t/", in: target) }
+
+    /// `target` with the path segment after the first `prefix` replaced by `…`.
+    static func redactSegment(after prefix: String, in target: String) -> String {
+        guard let range = target.firstRange(of: prefix) else { return target }
         let rest = target[range.upperBound...]
         let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         guard end > rest.startIndex else { return target }

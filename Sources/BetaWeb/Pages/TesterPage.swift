@@ -35,8 +35,12 @@ struct AssetLinks: Sendable {
     var placeholderIcon: String
 }
 
-/// The tester's page: who they are, their devices, and every release offered to them.
+/// The tester's page: who they are, their devices, and the newest releases offered to them, with a
+/// link to older ones (`?before=<id>`: the releases older than release `id`, a page at a time).
 struct TesterPage: Sendable, MustacheRepresentable {
+    /// How many releases one page lists.
+    static let pageSize = 10
+
     var chrome: PageChrome
     var testerName: String
     var pageURL: String
@@ -44,11 +48,16 @@ struct TesterPage: Sendable, MustacheRepresentable {
     var qrPNG: String
     var devices: [DeviceRow]
     var releases: [ReleaseCard]
+    /// The page of releases older than the last one listed, when there are any.
+    var olderURL: String?
+    /// The first page, when this one lists older releases.
+    var newestURL: String?
     var enrollURL: String?
     /// The crash report form and the tester's reports, when the page offers them.
     var crashes: CrashSection?
 
-    init(snapshot: DistributionSnapshot, tester: Tester, urls: TesterURLs, chrome: PageChrome, enrollURL: String?, now: Date) {
+    init(snapshot: DistributionSnapshot, tester: Tester, urls: TesterURLs, chrome: PageChrome, enrollURL: String?, now: Date,
+         before: Int64? = nil) {
         self.chrome = chrome
         testerName = tester.name
         pageURL = urls.page
@@ -60,7 +69,12 @@ struct TesterPage: Sendable, MustacheRepresentable {
         devices = snapshot.devices(of: tester).map { device in
             DeviceRow(device: device, newest: newest, coverage: newest.flatMap { snapshot.coverage[$0.id] })
         }
-        releases = offered.map {
+        // Releases come newest (highest id) first, so a cursor of ids pages stably as releases are added or revoked.
+        let older = before.map { cursor in offered.filter { $0.id < cursor } } ?? offered
+        let shown = older.prefix(Self.pageSize)
+        olderURL = older.count > shown.count ? shown.last.map { urls.olderReleases(before: $0.id) } : nil
+        newestURL = before == nil ? nil : urls.page
+        releases = shown.map {
             ReleaseCard(release: $0, snapshot: snapshot, tester: tester, urls: urls, client: chrome.client,
                         placeholderIcon: chrome.assets.placeholderIcon, now: now)
         }
@@ -71,6 +85,7 @@ struct TesterPage: Sendable, MustacheRepresentable {
          "qrSVG": .string(qrSVG), "qrPNG": .string(qrPNG),
          "devices": .list(devices.map(\.mustacheValue)), "hasDevices": .bool(!devices.isEmpty),
          "releases": .list(releases.map(\.mustacheValue)), "hasReleases": .bool(!releases.isEmpty),
+         "olderURL": olderURL.map(MustacheValue.string) ?? .null, "newestURL": newestURL.map(MustacheValue.string) ?? .null,
          "enrollURL": enrollURL.map(MustacheValue.string) ?? .null, "crashes": crashes?.mustacheValue ?? .null]
     }
 }

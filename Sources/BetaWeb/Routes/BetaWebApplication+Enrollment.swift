@@ -70,7 +70,7 @@ extension BetaWebApplication {
                 return try signer.sign(unsigned)
             } catch {
                 // Unsigned still enrols the device (Settings says "Not Verified"); the log says why.
-                log.message("warning: the enrolment profile was served unsigned: \(error)")
+                log.message("warning: the enrolment profile was served unsigned: \(SigningIdentityError.cannotSign("\(error)", command: "signing-identity"))")
                 return unsigned
             }
         }

@@ -44,19 +44,29 @@ extension BetaWebApplication {
     /// `GET /t/<token>`: the tester's page.
     func testerPage(_ request: Request) async throws -> Response {
         let context = try await testerRequest(request)
+        let before = try Self.releaseCursor(request)
         let agent = request.headers["User-Agent"]
-        let key = PageCache.Key(kind: "tester", testerID: context.tester.id, base: context.urls.base.url,
+        let key = PageCache.Key(kind: "tester", testerID: context.tester.id, releaseID: before ?? 0, base: context.urls.base.url,
                                 client: ClientKind(userAgent: agent), inAppBrowser: ClientKind.isInAppBrowser(agent))
         if let cached = pages.get(key, generation: context.generation) { return .html(cached) }
         let settings = context.snapshot.settings
         var page = TesterPage(snapshot: context.snapshot, tester: context.tester, urls: context.urls,
                               chrome: chrome(request, title: "\(settings.brandName): \(context.tester.name)", settings: settings,
                                              base: context.urls.base),
-                              enrollURL: enrollURL(context.urls), now: now)
+                              enrollURL: enrollURL(context.urls), now: now, before: before)
         page.crashes = try await crashSection(context)
         let bytes = try renderer.render("tester", page)
         pages.put(key, generation: context.generation, bytes: bytes)
         return .html(bytes)
+    }
+
+    /// The `before` query value of a tester's page: nil for the newest releases, else a release id.
+    static func releaseCursor(_ request: Request) throws -> Int64? {
+        guard let text = request.queryValue("before") else { return nil }
+        guard let id = Int64(text), id > 0 else {
+            throw HTTPError(.badRequest, "before=\(text.prefix(40)) is not a release number; follow the page's Older builds link, or leave before= out for the newest builds")
+        }
+        return id
     }
 
     /// `GET /t/<token>/releases/<id>`: one release.

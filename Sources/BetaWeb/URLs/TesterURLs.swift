@@ -3,7 +3,7 @@
 /// Everything a tester reaches hangs under `/t/<token>/…`, because iOS's installer sends no cookies:
 /// the token in the path is what authorises the manifest, the ipa and the icon.
 ///
-/// - `/t/<token>`: the tester's page
+/// - `/t/<token>`: the tester's page (`?before=<id>`: its releases older than release `id`)
 /// - `/t/<token>/releases/<id>`: one release
 /// - `/t/<token>/releases/<id>/manifest.plist`: the OTA manifest
 /// - `/t/<token>/releases/<id>/app.ipa`: the package
@@ -35,6 +35,8 @@ public struct TesterURLs: Sendable {
 
     /// The tester's page.
     public var page: String { "\(base.url)/t/\(token)" }
+    /// The tester's page listing the releases older than release `id`.
+    public func olderReleases(before id: Int64) -> String { "\(page)?before=\(id)" }
     /// One release's page.
     public func release(_ id: Int64) -> String { "\(page)/releases/\(id)" }
     /// The OTA manifest of a release.

@@ -16,38 +16,12 @@ enum CodeIdentityCommand: BetactlCommand {
         group: .releases)
 
     static func run(_ invocation: Invocation) async throws {
-        let action = invocation.arguments.argument("ACTION") ?? "show"
-        let files = invocation.arguments.arguments("FILE")
-        switch action {
-        case "import":
-            guard (1 ... 2).contains(files.count) else {
-                throw invocation.usageError("code-identity import needs DIST.p12 (or CERT.pem KEY.pem)")
-            }
-            try importIdentity(invocation, files: files)
-        case "show", "remove":
-            guard files.isEmpty else { throw invocation.usageError("code-identity \(action) takes no file; did you mean `code-identity import`?") }
-            try action == "show" ? show(invocation) : remove(invocation)
-        default:
-            throw invocation.usageError("unknown action \"\(action)\"; use import, show or remove")
-        }
+        try IdentityFiles.runAction(invocation, command: spec.name, importNeeds: "DIST.p12 (or CERT.pem KEY.pem)",
+                                    importing: importIdentity, show: show, remove: remove)
     }
 
     static func importIdentity(_ invocation: Invocation, files: [String]) throws {
-        let first = try FileIO.readFile(files[0], limit: 1 << 20)
-        let key = try files.dropFirst().first.map { try FileIO.readFile($0, limit: 1 << 20) }
-        let password = try invocation.arguments.value("--password-file").map(SigningIdentityCommand.readPassword)
-        let identity: CMSSigningIdentity
-        do {
-            let isPEM = first.count >= 10 && String(decoding: first.prefix(64 << 10), as: UTF8.self).contains("-----BEGIN")
-            if key == nil, !isPEM {
-                identity = try CMSSigningIdentity(pkcs12: first, password: password ?? "")
-            } else {
-                identity = try CMSSigningIdentity(certificates: first, privateKey: key, passphrase: password)
-            }
-        } catch {
-            if case .libraryUnavailable = error { throw CommandFailure(description: error.description, category: .failed) }
-            throw CommandFailure(description: "\(files.joined(separator: " ")): \(error)", category: .invalidInput)
-        }
+        let identity = try IdentityFiles.identity(invocation, files: files, command: spec.name)
         let home = try invocation.openHome()
         let stored = try CodeIdentityStore(home: home).save(certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM,
                                                             certificateDER: identity.certificateDER, chainCount: identity.chainCount,

@@ -23,8 +23,10 @@ enum DemoCommand: BetactlCommand {
             .flag("--no-serve", "Only create and seed the sandbox; do not start the server."),
         ],
         discussion: "The sandbox never touches your real home. It holds three testers with devices, a release with "
-            + "an icon, notes and its dSYMs offered to the qa group, a revoked release, and a device missing from the "
-            + "build's profile. Ctrl-C stops the server; remove the directory when done.",
+            + "an icon, notes and its dSYMs offered to the qa group, a revoked release, a device missing from the "
+            + "build's profile, a device request waiting for approval, and crash reports: a symbolicated crash sent by two "
+            + "testers, one waiting for symbols and a low-memory (jetsam) report, and a webhook to a local port nobody listens on. Each run prints a dashboard link that "
+            + "logs in once. Ctrl-C stops the server; remove the directory when done.",
         group: .setup)
 
     static func run(_ invocation: Invocation) async throws {
@@ -52,22 +54,25 @@ enum DemoCommand: BetactlCommand {
             try DemoSeed.seed(home: home, now: invocation.now)
         }
         server.temporaryDirectory = home.temporaryPath
+        let loginKey = try DemoLogin(home: home).mint(now: invocation.now)
         let style = invocation.style
         invocation.print(style.bold("betactl demo sandbox") + " at \(directory)")
         if args.flag("--no-serve") {
-            printSummary(home: home, base: publicURL, invocation: invocation)
+            printSummary(home: home, base: publicURL, loginKey: loginKey, invocation: invocation)
             invocation.print("\nServe it with:\n  betactl --home \(directory) serve --listen \(server.listen[0])")
             return
         }
         try await ServeCommand.serve(home: home, configuration: server, web: try ServeCommand.webConfiguration(args, invocation: invocation),
                                      accessLog: false, invocation: invocation) { addresses in
             let base = addresses.first.map { "http://\($0)" } ?? publicURL
-            printSummary(home: home, base: base, invocation: invocation)
+            printSummary(home: home, base: base, loginKey: loginKey, invocation: invocation)
             invocation.print("\nServing on \(base); press Ctrl-C to stop. Try `betactl --home \(directory) devices` in another terminal.")
         }
     }
 
-    static func printSummary(home: Home, base: String, invocation: Invocation) {
+    static func printSummary(home: Home, base: String, loginKey: String, invocation: Invocation) {
+        invocation.print("\nDashboard (this link logs you in once; run demo again for a new one):")
+        invocation.print("  \(base)/admin/login/demo/\(loginKey)")
         do {
             let roster = Roster(home: home)
             invocation.print("\nTester pages (open one in a browser; use your browser's iPhone emulation to see Install):")

@@ -63,6 +63,9 @@ enum ServeCommand: BetactlCommand {
         log.message("serving the betactl home at \(home.path); public URL \(home.settings.publicURL)")
         app.start()
         defer { app.stop() }
+        var configuration = configuration
+        configuration.serverName = "betactl"
+        configuration.spoolFilePrefix = "betactl-body-"
         try await HTTPServer.serve(configuration: configuration, router: app.router, middleware: app.middleware, log: log,
                                    onListening: onListening)
     }

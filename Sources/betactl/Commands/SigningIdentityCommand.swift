@@ -16,38 +16,12 @@ enum SigningIdentityCommand: BetactlCommand {
         group: .server)
 
     static func run(_ invocation: Invocation) async throws {
-        let action = invocation.arguments.argument("ACTION") ?? "show"
-        let files = invocation.arguments.arguments("FILE")
-        switch action {
-        case "import":
-            guard (1 ... 2).contains(files.count) else {
-                throw invocation.usageError("signing-identity import needs CERT.pem KEY.pem, one PEM holding both, or a .p12 file")
-            }
-            try importIdentity(invocation, files: files)
-        case "show", "remove":
-            guard files.isEmpty else { throw invocation.usageError("signing-identity \(action) takes no file; did you mean `signing-identity import`?") }
-            try action == "show" ? show(invocation) : remove(invocation)
-        default:
-            throw invocation.usageError("unknown action \"\(action)\"; use import, show or remove")
-        }
+        try IdentityFiles.runAction(invocation, command: spec.name, importNeeds: "CERT.pem KEY.pem, one PEM holding both, or a .p12 file",
+                                    importing: importIdentity, show: show, remove: remove)
     }
 
     static func importIdentity(_ invocation: Invocation, files: [String]) throws {
-        let first = try FileIO.readFile(files[0], limit: 1 << 20)
-        let key = try files.dropFirst().first.map { try FileIO.readFile($0, limit: 1 << 20) }
-        let password = try invocation.arguments.value("--password-file").map(readPassword)
-        let identity: CMSSigningIdentity
-        do {
-            let isPEM = first.count >= 10 && String(decoding: first.prefix(64 << 10), as: UTF8.self).contains("-----BEGIN")
-            if key == nil, !isPEM {
-                identity = try CMSSigningIdentity(pkcs12: first, password: password ?? "")
-            } else {
-                identity = try CMSSigningIdentity(certificates: first, privateKey: key, passphrase: password)
-            }
-        } catch {
-            if case .libraryUnavailable = error { throw CommandFailure(description: error.description, category: .failed) }
-            throw CommandFailure(description: "\(files.joined(separator: " ")): \(error)", category: .invalidInput)
-        }
+        let identity = try IdentityFiles.identity(invocation, files: files, command: spec.name)
         let home = try invocation.openHome()
         let stored = try SigningIdentityStore(home: home).save(certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM,
                                                                certificateDER: identity.certificateDER, chainCount: identity.chainCount,
@@ -99,12 +73,5 @@ enum SigningIdentityCommand: BetactlCommand {
         } else if days < 30 {
             invocation.warn("the certificate expires in \(days) day\(days == 1 ? "" : "s") (\(CalendarDate(stored.expiresAt))); import its successor before then")
         }
-    }
-
-    /// The first line of the password file, without its line ending.
-    static func readPassword(_ path: String) throws -> String {
-        let bytes = try FileIO.readFile(path, limit: 4096)
-        let line = bytes.prefix { $0 != 0x0A && $0 != 0x0D }
-        return String(decoding: line, as: UTF8.self)
     }
 }

@@ -83,7 +83,7 @@ import TestSupport
         let moved = try await Self.exchange(Self.post("/move", size: 4096), port: server.port)
         Self.expectHidden(moved, status: 500, detail: scratch.child("missing/upload"), log: lines)
         let read = try await Self.exchange(Self.post("/read", size: 4096), port: server.port)
-        Self.expectHidden(read, status: 500, detail: scratch.path + "/" + BodySpool.prefix, log: lines)
+        Self.expectHidden(read, status: 500, detail: scratch.path + "/" + BodySpool.defaultPrefix, log: lines)
         let secret = try await Self.exchange(Array("GET /secret HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n".utf8), port: server.port)
         Self.expectHidden(secret, status: 500, detail: "/var/lib/secret.sqlite", log: lines)
         let gateway = try await Self.exchange(Array("GET /gateway HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n".utf8), port: server.port)
@@ -102,7 +102,7 @@ import TestSupport
             configuration.limits.bodyMemoryBytes = 1024
         }, log: ServerLog(message: { lines.append($0) }, access: nil))
         let answer = try await Self.exchange(Self.post("/upload", size: 8192), port: server.port)
-        Self.expectHidden(answer, status: 500, detail: missing + "/" + BodySpool.prefix, log: lines)
+        Self.expectHidden(answer, status: 500, detail: missing + "/" + BodySpool.defaultPrefix, log: lines)
         #expect(lines.lines.contains { $0.contains("No such file or directory") })
         await server.stop()
     }

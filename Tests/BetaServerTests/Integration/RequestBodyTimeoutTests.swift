@@ -17,7 +17,7 @@ import TestSupport
     }
 
     static func spoolFiles(in directory: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix(BodySpool.prefix) }
+        try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix(BodySpool.defaultPrefix) }
     }
 
     @Test func aBodyThatStallsAfterTheGracePeriodIsCutOffAndItsSpoolFileDeleted() async throws {
@@ -54,7 +54,7 @@ import TestSupport
         #expect(result.1 < 8, "the cut-off took \(result.1) s")
         // The body was spooled while it arrived, and the spool file went with the request.
         #expect(spooledWhileSending.lines.count == 1)
-        #expect(spooledWhileSending.lines.first?.hasPrefix("\(BodySpool.prefix)\(ProcessInfo.processInfo.processIdentifier)-") == true)
+        #expect(spooledWhileSending.lines.first?.hasPrefix("\(BodySpool.defaultPrefix)\(ProcessInfo.processInfo.processIdentifier)-") == true)
         #expect(spooledWhileSending.lines.first?.hasSuffix(" 600") == true, "\(spooledWhileSending.lines)")
         #expect(try Self.spoolFiles(in: scratch.path).isEmpty)
         await server.stop()
@@ -83,10 +83,10 @@ import TestSupport
         let scratch = try TemporaryDirectory("betaserver-spool")
         let ownPID = ProcessInfo.processInfo.processIdentifier
         // A pid far above any real one stands for a killed server.
-        let dead = scratch.child("\(BodySpool.prefix)2147483000-AbC123")
-        let live = scratch.child("\(BodySpool.prefix)\(ownPID)-XyZ789")
-        let oldUnnamed = scratch.child("\(BodySpool.prefix)Qw3rTy")
-        let newUnnamed = scratch.child("\(BodySpool.prefix)As4dFg")
+        let dead = scratch.child("\(BodySpool.defaultPrefix)2147483000-AbC123")
+        let live = scratch.child("\(BodySpool.defaultPrefix)\(ownPID)-XyZ789")
+        let oldUnnamed = scratch.child("\(BodySpool.defaultPrefix)Qw3rTy")
+        let newUnnamed = scratch.child("\(BodySpool.defaultPrefix)As4dFg")
         let unrelated = scratch.child("upload.ipa")
         for path in [dead, live, oldUnnamed, newUnnamed, unrelated] { try Data("x".utf8).write(to: URL(fileURLWithPath: path)) }
         let twoHoursAgo = Date().addingTimeInterval(-7200)
