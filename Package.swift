@@ -65,7 +65,7 @@ let package = Package(
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
         // The web application: routes, page models, templates, the URL scheme, shared JSON shapes.
         // Templates/ and web/ are embedded at build time (EmbedAssets.txt), so the binary needs no files.
-        .target(name: "BetaWeb", dependencies: ["BetaKit", "BetaServer", "AppleFormats", "Mustache", "QRCode", "Multipart", "CryptoCMS"],
+        .target(name: "BetaWeb", dependencies: ["BetaKit", "BetaServer", "AppleFormats", "Mustache", "QRCode", "Multipart", "CryptoCMS", "PosixIO"],
                 exclude: ["EmbedAssets.txt"], plugins: ["EmbedAssets"]),
         .executableTarget(
             name: "betactl",

@@ -1,16 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PosixIO
 
 /// A spool file being written: created 0600 with a fresh name, buffered, and removed on deinit
 /// unless `close()` handed it over to a `SpooledFile`.
 final class SpoolWriter {
     let path: String
-    private var fd: Int32
+    private let file: FileDescriptor
     private(set) var size: Int64 = 0
     private var buffer: [UInt8] = []
+    private var closed = false
     private var handedOver = false
     /// Writes smaller than this are gathered so that tiny chunks do not cost a system call each.
     static let bufferSize = 64 * 1024
@@ -19,15 +16,15 @@ final class SpoolWriter {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<8 {
             let candidate = directory + "/multipart-" + String(generator.next() as UInt64, radix: 16) + ".part"
-            let opened = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if opened >= 0 {
+            do {
+                file = try FileDescriptor.open(candidate, .writeOnly, options: [.create, .exclusiveCreate], permissions: 0o600)
                 path = candidate
-                fd = opened
                 buffer.reserveCapacity(Self.bufferSize)
                 return
-            }
-            guard errno == EEXIST else {
-                throw .storageFailed(part: nil, reason: "cannot create a spool file in \(directory): \(Self.errorText(errno))")
+            } catch where error.alreadyExists {
+                continue
+            } catch {
+                throw .storageFailed(part: nil, reason: "cannot create a spool file in \(directory): \(error.reason)")
             }
         }
         throw .storageFailed(part: nil, reason: "cannot create a spool file in \(directory): every name tried exists")
@@ -49,9 +46,8 @@ final class SpoolWriter {
     /// Writes what is buffered, closes the file and hands it to a `SpooledFile`, which now owns it.
     func close() throws(MultipartError) -> SpooledFile {
         try flush()
-        let result = systemClose(fd)
-        fd = -1
-        guard result == 0 else { throw .storageFailed(part: nil, reason: "cannot close \(path): \(Self.errorText(errno))") }
+        closed = true
+        do { try file.close() } catch { throw .storageFailed(part: nil, reason: "cannot close \(path): \(error.reason)") }
         handedOver = true
         return SpooledFile(path: path, size: size)
     }
@@ -64,24 +60,12 @@ final class SpoolWriter {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(MultipartError) {
-        guard let base = bytes.baseAddress else { return }
-        var done = 0
-        while done < bytes.count {
-            let written = systemWrite(fd, base + done, bytes.count - done)
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw .storageFailed(part: nil, reason: "cannot write \(path): \(Self.errorText(errno))") }
-            done += written
-            size += Int64(written)
-        }
-    }
-
-    static func errorText(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "errno \(code)" }
-        return String(cString: text)
+        do { try file.writeAll(bytes) } catch { throw .storageFailed(part: nil, reason: "cannot write \(path): \(error.reason)") }
+        size += Int64(bytes.count)
     }
 
     deinit {
-        if fd >= 0 { _ = systemClose(fd) }
-        if !handedOver { unlink(path) }
+        if !closed { try? file.close() }
+        if !handedOver { _ = try? FileSystem.removeFile(path) }
     }
 }

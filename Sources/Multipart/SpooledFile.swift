@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 import PosixIO
 
@@ -26,8 +21,8 @@ public final class SpooledFile: Sendable {
     public func move(to destination: String) throws(MultipartError) {
         try moved.withLock { (moved: inout Bool) throws(MultipartError) in
             guard !moved else { throw .storageFailed(part: nil, reason: "\(path) was already moved away") }
-            guard rename(path, destination) == 0 else {
-                throw .storageFailed(part: nil, reason: "cannot move \(path) to \(destination): \(SpoolWriter.errorText(errno))")
+            do throws(SystemCallError) { try FileSystem.rename(path, to: destination) } catch {
+                throw .storageFailed(part: nil, reason: "cannot move \(path) to \(destination): \(error.reason)")
             }
             moved = true
         }
@@ -48,6 +43,6 @@ public final class SpooledFile: Sendable {
     }
 
     deinit {
-        if !moved.withLock({ $0 }) { unlink(path) }
+        if !moved.withLock({ $0 }) { _ = try? FileSystem.removeFile(path) }
     }
 }

@@ -47,7 +47,9 @@ public struct FileDescriptor: Sendable, Hashable {
 
     /// Extra `open` flags; `O_CLOEXEC` is always set.
     public struct Options: OptionSet, Sendable {
+        /// The `open` flag bits.
         public let rawValue: Int32
+        /// Options from `open` flag bits.
         public init(rawValue: Int32) { self.rawValue = rawValue }
         /// `O_CREAT`
         public static let create = Options(rawValue: O_CREAT)

@@ -8,7 +8,22 @@ import Darwin
 public struct FileMetadata: Sendable, Equatable {
     /// The kinds of file a path can name.
     public enum Kind: Sendable, Equatable, CustomStringConvertible {
-        case regularFile, directory, symbolicLink, characterDevice, blockDevice, pipe, socket, unknown
+        /// A regular file.
+        case regularFile
+        /// A directory.
+        case directory
+        /// A symbolic link (reported by `lstat` only).
+        case symbolicLink
+        /// A character device, such as /dev/null.
+        case characterDevice
+        /// A block device.
+        case blockDevice
+        /// A named pipe (FIFO).
+        case pipe
+        /// A Unix-domain socket.
+        case socket
+        /// Anything else.
+        case unknown
 
         /// "a directory", "a pipe", … for messages.
         public var description: String {

@@ -32,6 +32,9 @@ public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertib
     /// True for the errors that mean "no such file" (ENOENT, ENOTDIR).
     public var isNotFound: Bool { errno == ENOENT || errno == ENOTDIR }
 
+    /// True when the file was already there (EEXIST).
+    public var alreadyExists: Bool { errno == EEXIST }
+
     /// The current thread's `errno` as an error for `operation` on `path`.
     static func current(_ operation: String, _ path: String?) -> SystemCallError {
         SystemCallError(operation: operation, path: path, errno: currentErrno())

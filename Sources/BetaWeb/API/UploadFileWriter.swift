@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
 import Multipart
+import PosixIO
 
 /// An uploaded file as it was stored: where, how large, and its SHA-256 computed as it was written.
 struct UploadedFile: Sendable {
@@ -61,7 +57,7 @@ struct UploadPartConsumer: MultipartPartConsumer {
 final class UploadFileWriter {
     let path: String
     let name: String
-    private var fd: Int32
+    private let file: FileDescriptor
     private var hasher = SHA256()
     private var size: Int64 = 0
     private var buffer: [UInt8] = []
@@ -70,11 +66,13 @@ final class UploadFileWriter {
     static let bufferSize = 256 * 1024
 
     init(path: String, name: String) throws {
-        let opened = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard opened >= 0 else { throw MultipartError.storageFailed(part: nil, reason: "cannot create \(name): \(String(cString: strerror(errno)))") }
+        do {
+            file = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusiveCreate], permissions: 0o600)
+        } catch {
+            throw MultipartError.storageFailed(part: nil, reason: "cannot create \(name): \(error.reason)")
+        }
         self.path = path
         self.name = name
-        fd = opened
         buffer.reserveCapacity(Self.bufferSize)
     }
 
@@ -88,11 +86,9 @@ final class UploadFileWriter {
     /// Writes what is left, syncs the file to disk and hands it over.
     func close() throws -> UploadedFile {
         try flush()
-        guard fsync(fd) == 0 else { throw failure("sync") }
-        let result = systemClose(fd)
-        fd = -1
-        guard result == 0 else { throw failure("close") }
+        do { try file.sync() } catch { throw failure("sync", error) }
         closed = true
+        do { try file.close() } catch { throw failure("close", error) }
         return UploadedFile(path: path, name: name, size: size, sha256: hasher.finalize())
     }
 
@@ -104,22 +100,17 @@ final class UploadFileWriter {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
-        guard let base = bytes.baseAddress else { return }
-        var done = 0
-        while done < bytes.count {
-            let written = systemWrite(fd, base + done, bytes.count - done)
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw failure("write") }
-            done += written
-        }
+        do { try file.writeAll(bytes) } catch { throw failure("write", error) }
     }
 
-    private func failure(_ operation: String) -> MultipartError {
-        .storageFailed(part: nil, reason: "cannot \(operation) \(name): \(String(cString: strerror(errno)))")
+    private func failure(_ operation: String, _ error: SystemCallError) -> MultipartError {
+        .storageFailed(part: nil, reason: "cannot \(operation) \(name): \(error.reason)")
     }
 
     deinit {
-        if fd >= 0 { _ = systemClose(fd) }
-        if !closed { unlink(path) }
+        if !closed {
+            try? file.close()
+            _ = try? FileSystem.removeFile(path)
+        }
     }
 }
