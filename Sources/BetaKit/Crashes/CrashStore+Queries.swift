@@ -105,13 +105,8 @@ extension CrashStore {
     /// crash (low-memory, other, unreadable).
     public func symbolicatedReport(id: Int64) throws -> SymbolicatedReport? {
         let bytes = try rawBytes(of: id)
-        let report: CrashReport
-        switch FileRecognizer.recognize(bytes).kind {
-        case .crashReport: guard let parsed = try? CrashReport(bytes: bytes) else { return nil }; report = parsed
-        case .kscrashReport: guard let parsed = try? KSCrashReport(bytes: bytes) else { return nil }; report = parsed.crashReport()
-        case .hockeyAppCrashXML: guard let parsed = try? HockeyAppCrashUpload(bytes: bytes).crashes.first?.report() else { return nil }; report = parsed
-        default: return nil
-        }
+        guard let document = try? CrashReportDocument(bytes: bytes), document.format.isCrash,
+              let report = try? document.crashReport() else { return nil }
         var symbolicator = Symbolicator(locator: ArchiveSymbolFileLocator(archive: archive), cache: try SymbolIndexCache(directory: home.symbolIndexPath))
         symbolicator.missingAppSymbolsReason = "no dSYM with this UUID is archived"
         return try symbolicator.symbolicate(report)
@@ -120,8 +115,9 @@ extension CrashStore {
     /// Report `id` read as a low-memory report; nil when it is not one.
     public func lowMemoryReport(id: Int64) throws -> JetsamReport? {
         let bytes = try rawBytes(of: id)
-        guard FileRecognizer.recognize(bytes).kind == .jetsamReport else { return nil }
-        return try? JetsamReport(bytes: bytes)
+        guard let document = try? CrashReportDocument(bytes: bytes), document.format == .jetsam,
+              case .jetsam(let report)? = try? document.read() else { return nil }
+        return report
     }
 
     static func record(_ row: SQLiteRow) -> CrashRecord {

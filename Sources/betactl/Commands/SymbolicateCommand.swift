@@ -96,7 +96,7 @@ enum SymbolicateCommand: SynchronousCommand {
                 report = try readReport(try FileIO.readFile(path, limit: maxReportSize))
             } catch {
                 // File errors name the path already; a parse error is given it.
-                let failure: any Error = error is CrashReportError || error is KSCrashReportError
+                let failure: any Error = error is CrashReportDocumentError
                     ? CommandFailure(description: "\(path): \(error)", category: .invalidInput) : error
                 guard several else { throw failure }
                 invocation.console.writeError(invocation.errorStyle.red("error:") + " \(failure)\n")
@@ -142,14 +142,9 @@ enum SymbolicateCommand: SynchronousCommand {
         }
     }
 
-    /// An Apple report, or a KSCrash/SentryCrash JSON report converted to the same model.
-    static func readReport(_ bytes: [UInt8]) throws -> CrashReport {
-        do {
-            return try CrashReport(bytes: bytes)
-        } catch {
-            guard FileRecognizer.recognize(bytes).kind == .kscrashReport else { throw error }
-            return try KSCrashReport(bytes: bytes).crashReport()
-        }
+    /// An Apple report, or a KSCrash/SentryCrash report or HockeySDK upload converted to the same model.
+    static func readReport(_ bytes: [UInt8]) throws(CrashReportDocumentError) -> CrashReport {
+        try CrashReportDocument(bytes: bytes).crashReport()
     }
 
     private final class KeepUntilExit {
