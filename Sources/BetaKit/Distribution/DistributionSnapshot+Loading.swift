@@ -15,7 +15,7 @@ extension DistributionSnapshot {
             }
             let settings = Store.settings(from: settingRows) ?? home.settings
             let testers = try Roster.loadTesters(db, includeRemoved: false)
-            let devices = try db.query(Roster.deviceSelect + " WHERE d.tester_id IS NOT NULL").compactMap(Roster.device(from:))
+            let devices = try db.query(Roster.deviceSelect + " WHERE d.tester_id IS NOT NULL").map { row throws(SQLRowError) in try Roster.device(from: row) }
             var groups: [Int64: [String]] = [:]
             for row in try db.query("SELECT release_id, name FROM release_groups ORDER BY name") {
                 if let id = row.int(0), let name = row.string(1) { groups[id, default: []].append(name) }

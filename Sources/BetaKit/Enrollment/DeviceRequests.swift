@@ -54,8 +54,8 @@ public struct DeviceRequests: Sendable {
             let reused = try Self.register(request, owner: owner, settings: settings, now: now, db: db)
             try db.query("UPDATE device_requests SET status = 'approved', decided_at = ? WHERE status = 'open' AND udid = ?",
                          [.text(Timestamp.string(now)), .text(udid.value)])
-            guard let deviceRow = try db.queryOne(Roster.deviceSelect + " WHERE d.udid = ?", [.text(udid.value)]),
-                  let device = Roster.device(from: deviceRow) else { throw RosterError.deviceNotFound(udid) }
+            guard let deviceRow = try db.queryOne(Roster.deviceSelect + " WHERE d.udid = ?", [.text(udid.value)]) else { throw RosterError.deviceNotFound(udid) }
+            let device = try Roster.device(from: deviceRow)
             try WebhookOutbox.device(.deviceApproved, udid: udid.value, name: device.name, family: device.family.rawValue, testerID: owner.id, db: db, now: now)
             return Roster.DeviceAddition(device: device, reusedSlot: reused)
         }
@@ -109,7 +109,7 @@ public struct DeviceRequests: Sendable {
     /// roster's insert (slot rule included), and records what the device reported. Returns whether
     /// a slot was reused. An active device already the owner's is left as it is.
     static func register(_ request: DeviceRequest, owner: Tester, settings: HomeSettings, now: Date, db: SQLiteConnection) throws -> Bool {
-        if let existing = try db.queryOne(Roster.deviceSelect + " WHERE d.udid = ?", [.text(request.udid.value)]).flatMap(Roster.device(from:)),
+        if let existing = try db.queryOne(Roster.deviceSelect + " WHERE d.udid = ?", [.text(request.udid.value)]).map({ row throws(SQLRowError) in try Roster.device(from: row) }),
            existing.status == .active {
             guard existing.testerID == owner.id else { throw RosterError.deviceAlreadyRegistered(request.udid, testerName: existing.testerName) }
             return true
