@@ -7,6 +7,7 @@ import AppleFormats
 import BetaKit
 import BetaServer
 import Multipart
+import BetaJSON
 
 /// A refused upload: the status, one sentence for the sender, and how long to wait for a 429.
 struct IntakeRefusal: Error, Sendable {
