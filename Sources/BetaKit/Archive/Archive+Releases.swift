@@ -218,7 +218,7 @@ extension Archive {
     public func slices(ofRelease id: Int64) throws -> [ReleaseSlice] {
         try home.store.read { db in
             try db.query("SELECT \(ReleaseSlice.columns.list) FROM release_slices s WHERE s.release_id = ? ORDER BY s.rowid", [.integer(id)])
-                .map { row throws(SQLRowError) in try ReleaseSlice(row: row) }
+                .map { row throws(SQLRowError) in try ReleaseSlice(row: ReleaseSlice.columns.reader(row)) }
         }
     }
 
@@ -241,9 +241,8 @@ extension ReleaseSlice {
     static let columns = SQLColumns(["s.path", "s.kind", "s.bundle_id", "s.arch", "s.uuid", "s.minimum_os",
                                      "EXISTS (SELECT 1 FROM symbols y WHERE y.uuid = s.uuid AND y.arch = s.arch) AS has_symbols"])
 
-    /// Decodes a row of `SELECT \(columns.list) FROM release_slices s`.
-    init(row: SQLiteRow) throws(SQLRowError) {
-        let row = Self.columns.reader(row)
+    /// Decodes a row of a SELECT whose columns include `columns`.
+    init(row: SQLRowReader) throws(SQLRowError) {
         self.init(path: try row.text("s.path"), kind: try row.text("s.kind"), bundleID: try row.optionalText("s.bundle_id"),
                   architecture: try row.text("s.arch"), uuid: try row.optionalText("s.uuid"), minimumOS: try row.optionalText("s.minimum_os"),
                   hasSymbols: try row.int("has_symbols") != 0)
