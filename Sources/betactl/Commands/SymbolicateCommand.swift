@@ -10,7 +10,7 @@ import BetaKit
 enum SymbolicateCommand: SynchronousCommand {
     static let spec = CommandSpec(
         name: "symbolicate", summary: "Symbolicate a crash report (.crash, .ips or KSCrash JSON) with given, found or archived dSYMs.",
-        arguments: [ArgumentSpec(name: "REPORT", help: "A crash report: .crash text, .ips JSON, an iOS 14 .ips, or KSCrash/SentryCrash JSON. Several may be given.",
+        arguments: [ArgumentSpec(name: "REPORT", help: "A crash report: .crash text, .ips JSON, an iOS 14 .ips, KSCrash/SentryCrash JSON, or a HockeySDK upload (its first crash). Several may be given.",
                                  isRepeated: true)],
         options: [
             .repeated("--dsym", "PATH", "A .dSYM bundle, a folder containing dSYMs, or a DWARF file."),
