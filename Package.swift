@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "betactl", targets: ["betactl"]),
         .library(name: "BetaKit", targets: ["BetaKit"]),
+        .library(name: "BetaJSON", targets: ["BetaJSON"]),
         .library(name: "AppleFormats", targets: ["AppleFormats"]),
         .library(name: "BetaServer", targets: ["BetaServer"]),
         .library(name: "Mustache", targets: ["Mustache"]),
@@ -63,13 +64,16 @@ let package = Package(
         // plugin: the tool reads the target's EmbedAssets.txt and writes EmbeddedAssets.files.
         .executableTarget(name: "EmbedAssetsTool"),
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
-        // The web application: routes, page models, templates, the URL scheme, shared JSON shapes.
+        // The JSON shapes the CLI's --json prints and the API answers (see Sources/BetaJSON/BetaJSON.swift):
+        // the domain's models encoded, nothing of the web app, so the CLI's commands need not link it.
+        .target(name: "BetaJSON", dependencies: ["BetaKit", "AppleFormats"]),
+        // The web application: routes, page models, templates, the URL scheme.
         // Templates/ and web/ are embedded at build time (EmbedAssets.txt), so the binary needs no files.
-        .target(name: "BetaWeb", dependencies: ["BetaKit", "BetaServer", "AppleFormats", "Mustache", "QRCode", "Multipart", "CryptoCMS", "PosixIO"],
+        .target(name: "BetaWeb", dependencies: ["BetaKit", "BetaJSON", "BetaServer", "AppleFormats", "Mustache", "QRCode", "Multipart", "CryptoCMS", "PosixIO"],
                 exclude: ["EmbedAssets.txt"], plugins: ["EmbedAssets"]),
         .executableTarget(
             name: "betactl",
-            dependencies: ["BetaKit", "BetaServer", "BetaWeb", "AppleFormats", "CryptoCMS", "HTTPClient", "PosixIO"],
+            dependencies: ["BetaKit", "BetaJSON", "BetaServer", "BetaWeb", "AppleFormats", "CryptoCMS", "HTTPClient", "PosixIO"],
             // The demo's build (the project's generated fixture app and its dSYMs) is embedded too.
             exclude: ["EmbedAssets.txt"],
             // A release build on Linux carries the Swift runtime and FoundationEssentials inside the
@@ -98,7 +102,7 @@ let package = Package(
             plugins: ["EmbedAssets"]
         ),
         .testTarget(name: "MultipartTests", dependencies: ["Multipart", "AppleFormats", "TestSupport"]),
-        .testTarget(name: "BetaWebTests", dependencies: ["BetaWeb", "BetaKit", "BetaServer", "AppleFormats", "CryptoCMS", "TestSupport"]),
+        .testTarget(name: "BetaWebTests", dependencies: ["BetaWeb", "BetaJSON", "BetaKit", "BetaServer", "AppleFormats", "CryptoCMS", "TestSupport"]),
         .testTarget(name: "PosixIOTests", dependencies: ["PosixIO", "TestSupport"]),
         .testTarget(name: "CryptoCMSTests", dependencies: ["CryptoCMS", "AppleFormats", "TestSupport"]),
     ],

@@ -68,15 +68,15 @@ extension Archive {
     /// Every imported profile, newest expiry first.
     public func profiles() throws -> [StoredProfile] {
         try home.store.read { db in
-            try db.query("SELECT uuid, name, team_id, application_identifier, type, device_count, expires_at, imported_at, blob FROM profiles ORDER BY expires_at DESC, name")
-                .compactMap { row in
-                    guard let uuid = row.string(0), let type = row.string(4).flatMap(ProfileType.init(rawValue:)),
-                          let blob = row.string(8).flatMap(HashDigest.init(hex:)) else { return nil }
-                    return StoredProfile(uuid: uuid, name: row.string(1) ?? "", teamID: row.string(2) ?? "", applicationIdentifier: row.string(3),
-                                         type: type, deviceCount: row.int(5).map(Int.init),
-                                         expiresAt: row.string(6).flatMap(Timestamp.date) ?? .distantPast,
-                                         importedAt: row.string(7).flatMap(Timestamp.date) ?? .distantPast, blob: blob)
-                }
+            try db.query("SELECT \(Self.profileColumns.list) FROM profiles ORDER BY expires_at DESC, name").map { row throws(SQLRowError) in
+                let row = Self.profileColumns.reader(row)
+                let text = try row.text("blob")
+                guard let blob = HashDigest(hex: text) else { throw SQLRowError(column: "blob", problem: .unreadable(text, expected: "a SHA-256 digest")) }
+                return StoredProfile(uuid: try row.text("uuid"), name: try row.text("name"), teamID: try row.text("team_id"),
+                                     applicationIdentifier: try row.optionalText("application_identifier"), type: try row.required("type", as: ProfileType.self),
+                                     deviceCount: try row.optionalInt("device_count").map(Int.init), expiresAt: try row.date("expires_at"),
+                                     importedAt: try row.date("imported_at"), blob: blob)
+            }
         }
     }
 
@@ -101,4 +101,9 @@ extension Archive {
         guard FileKind(path: path) == .regularFile else { throw ArchiveError.missingBlob(stored.blob.hex) }
         return try ProvisioningProfile(bytes: MappedFile(path: path).withBytes { Array($0) })
     }
+}
+
+extension Archive {
+    /// The columns `profiles()` reads, shared with its decoder.
+    static let profileColumns = SQLColumns(["uuid", "name", "team_id", "application_identifier", "type", "device_count", "expires_at", "imported_at", "blob"])
 }

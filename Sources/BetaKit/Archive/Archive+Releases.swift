@@ -170,20 +170,28 @@ extension Archive {
         try releases().filter { $0.packageBlob == digest }.sorted { $0.id < $1.id }
     }
 
-    static let releaseColumns = """
-        id, bundle_id, display_name, version, build, minimum_os, source_kind, source_name, package_blob, icon_blob,
-        profile_uuid, profile_name, profile_type, profile_expires_at, notes, created_at, revoked_at,
-        (SELECT resigned_from FROM release_resigns WHERE release_resigns.release_id = releases.id)
-        """
+    /// The columns of `SELECT … FROM releases`, shared with `release(from:groups:)`.
+    static let releaseColumns = SQLColumns([
+        "id", "bundle_id", "display_name", "version", "build", "minimum_os", "source_kind", "source_name", "package_blob", "icon_blob",
+        "profile_uuid", "profile_name", "profile_type", "profile_expires_at", "notes", "created_at", "revoked_at",
+        "(SELECT resigned_from FROM release_resigns WHERE release_resigns.release_id = releases.id) AS resigned_from",
+    ])
 
-    static func release(from row: SQLiteRow, groups: [String]) -> Release {
-        Release(id: row.int(0) ?? 0, bundleID: row.string(1) ?? "", displayName: row.string(2), version: row.string(3), build: row.string(4),
-                minimumOS: row.string(5), sourceKind: row.string(6).flatMap(ArtifactKind.init(rawValue:)) ?? .ipa, sourceName: row.string(7) ?? "",
-                packageBlob: row.string(8).flatMap(HashDigest.init(hex:)) ?? HashDigest(bytes: []),
-                iconBlob: row.string(9).flatMap(HashDigest.init(hex:)), profileUUID: row.string(10), profileName: row.string(11),
-                profileType: row.string(12).flatMap(ProfileType.init(rawValue:)), profileExpiresAt: row.string(13).flatMap(Timestamp.date),
-                notes: row.string(14), groups: groups, createdAt: row.string(15).flatMap(Timestamp.date) ?? .distantPast,
-                revokedAt: row.string(16).flatMap(Timestamp.date), resignedFrom: row.int(17))
+    static func release(from row: SQLiteRow, groups: [String]) throws(SQLRowError) -> Release {
+        let row = releaseColumns.reader(row)
+        func digest(_ column: String) throws(SQLRowError) -> HashDigest? {
+            guard let text = try row.optionalText(column) else { return nil }
+            guard let digest = HashDigest(hex: text) else { throw SQLRowError(column: column, problem: .unreadable(text, expected: "a SHA-256 digest")) }
+            return digest
+        }
+        guard let package = try digest("package_blob") else { throw SQLRowError(column: "package_blob", problem: .missing) }
+        return Release(id: try row.int("id"), bundleID: try row.text("bundle_id"), displayName: try row.optionalText("display_name"),
+                       version: try row.optionalText("version"), build: try row.optionalText("build"), minimumOS: try row.optionalText("minimum_os"),
+                       sourceKind: try row.required("source_kind", as: ArtifactKind.self), sourceName: try row.text("source_name"),
+                       packageBlob: package, iconBlob: try digest("icon_blob"), profileUUID: try row.optionalText("profile_uuid"),
+                       profileName: try row.optionalText("profile_name"), profileType: try row.optional("profile_type", as: ProfileType.self),
+                       profileExpiresAt: try row.optionalDate("profile_expires_at"), notes: try row.optionalText("notes"), groups: groups,
+                       createdAt: try row.date("created_at"), revokedAt: try row.optionalDate("revoked_at"), resignedFrom: try row.optionalInt("resigned_from"))
     }
 
     /// Every release, newest first; revoked ones only when asked.
@@ -194,8 +202,8 @@ extension Archive {
                 if let id = row.int(0), let name = row.string(1) { groups[id, default: []].append(name) }
             }
             let filter = includeRevoked ? "" : "WHERE revoked_at IS NULL"
-            return try db.query("SELECT \(Self.releaseColumns) FROM releases \(filter) ORDER BY id DESC").map {
-                Self.release(from: $0, groups: groups[$0.int(0) ?? 0] ?? [])
+            return try db.query("SELECT \(Self.releaseColumns.list) FROM releases \(filter) ORDER BY id DESC").map { row throws(SQLRowError) in
+                try Self.release(from: row, groups: groups[try Self.releaseColumns.reader(row).int("id")] ?? [])
             }
         }
     }
@@ -209,14 +217,8 @@ extension Archive {
     /// The executable slices of a release and whether each has symbols.
     public func slices(ofRelease id: Int64) throws -> [ReleaseSlice] {
         try home.store.read { db in
-            try db.query("""
-                SELECT s.path, s.kind, s.bundle_id, s.arch, s.uuid, s.minimum_os,
-                       EXISTS (SELECT 1 FROM symbols y WHERE y.uuid = s.uuid AND y.arch = s.arch)
-                FROM release_slices s WHERE s.release_id = ? ORDER BY s.rowid
-                """, [.integer(id)]).map {
-                ReleaseSlice(path: $0.string(0) ?? "", kind: $0.string(1) ?? "", bundleID: $0.string(2), architecture: $0.string(3) ?? "",
-                             uuid: $0.string(4), minimumOS: $0.string(5), hasSymbols: ($0.int(6) ?? 0) != 0)
-            }
+            try db.query("SELECT \(ReleaseSlice.columns.list) FROM release_slices s WHERE s.release_id = ? ORDER BY s.rowid", [.integer(id)])
+                .map { row throws(SQLRowError) in try ReleaseSlice(row: ReleaseSlice.columns.reader(row)) }
         }
     }
 
@@ -231,5 +233,18 @@ extension Archive {
             try WebhookOutbox.release(.releaseRevoked, id: id, db: db, now: now)
         }
         return try release(id: id)
+    }
+}
+
+extension ReleaseSlice {
+    /// The columns of `SELECT … FROM release_slices s`, shared with `init(row:)`.
+    static let columns = SQLColumns(["s.path", "s.kind", "s.bundle_id", "s.arch", "s.uuid", "s.minimum_os",
+                                     "EXISTS (SELECT 1 FROM symbols y WHERE y.uuid = s.uuid AND y.arch = s.arch) AS has_symbols"])
+
+    /// Decodes a row of a SELECT whose columns include `columns`.
+    init(row: SQLRowReader) throws(SQLRowError) {
+        self.init(path: try row.text("s.path"), kind: try row.text("s.kind"), bundleID: try row.optionalText("s.bundle_id"),
+                  architecture: try row.text("s.arch"), uuid: try row.optionalText("s.uuid"), minimumOS: try row.optionalText("s.minimum_os"),
+                  hasSymbols: try row.int("has_symbols") != 0)
     }
 }

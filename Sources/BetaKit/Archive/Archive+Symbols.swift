@@ -92,30 +92,36 @@ extension Archive {
     /// Every archived symbol slice with the releases it serves.
     public func symbols() throws -> [SymbolEntry] {
         try home.store.read { db in
-            try db.query("""
-                SELECT y.uuid, y.arch, y.dsym_name, y.file_name, y.blob, y.added_at,
-                       (SELECT group_concat(DISTINCT s.release_id) FROM release_slices s WHERE s.uuid = y.uuid AND s.arch = y.arch)
-                FROM symbols y ORDER BY y.added_at, y.dsym_name, y.uuid, y.arch
-                """).map { row in
-                let ids = (row.string(6) ?? "").split(separator: ",").compactMap { Int64($0) }.sorted()
-                let blob = row.string(4).flatMap(HashDigest.init(hex:))
-                return SymbolEntry(uuid: row.string(0) ?? "", architecture: row.string(1) ?? "", dsymName: row.string(2) ?? "",
-                                   fileName: row.string(3) ?? "", path: blob.map { blobs.path(for: $0) } ?? "",
-                                   addedAt: row.string(5).flatMap(Timestamp.date) ?? .distantPast, releaseIDs: ids)
+            try db.query("SELECT \(Self.symbolColumns.list) FROM symbols y ORDER BY y.added_at, y.dsym_name, y.uuid, y.arch").map { row throws(SQLRowError) in
+                let row = Self.symbolColumns.reader(row)
+                let ids = (try row.optionalText("release_ids") ?? "").split(separator: ",").compactMap { Int64($0) }.sorted()
+                let text = try row.text("y.blob")
+                guard let blob = HashDigest(hex: text) else { throw SQLRowError(column: "y.blob", problem: .unreadable(text, expected: "a SHA-256 digest")) }
+                return SymbolEntry(uuid: try row.text("y.uuid"), architecture: try row.text("y.arch"), dsymName: try row.text("y.dsym_name"),
+                                   fileName: try row.text("y.file_name"), path: blobs.path(for: blob), addedAt: try row.date("y.added_at"), releaseIDs: ids)
             }
         }
     }
+
+    /// The columns `symbols()` reads, shared with its decoder.
+    static let symbolColumns = SQLColumns([
+        "y.uuid", "y.arch", "y.dsym_name", "y.file_name", "y.blob", "y.added_at",
+        "(SELECT group_concat(DISTINCT s.release_id) FROM release_slices s WHERE s.uuid = y.uuid AND s.arch = y.arch) AS release_ids",
+    ])
+
+    /// The columns `slicesWithoutSymbols()` reads: the release, then a slice's own.
+    static let sliceColumns = SQLColumns(["s.release_id"] + ReleaseSlice.columns.entries)
 
     /// Executable slices of releases (revoked ones too) whose symbols are not archived, with their release.
     public func slicesWithoutSymbols() throws -> [(releaseID: Int64, slice: ReleaseSlice)] {
         try home.store.read { db in
             try db.query("""
-                SELECT s.release_id, s.path, s.kind, s.bundle_id, s.arch, s.uuid, s.minimum_os FROM release_slices s
+                SELECT \(Self.sliceColumns.list) FROM release_slices s
                 WHERE NOT EXISTS (SELECT 1 FROM symbols y WHERE y.uuid = s.uuid AND y.arch = s.arch)
                 ORDER BY s.release_id, s.path, s.arch
-                """).map { row in
-                (row.int(0) ?? 0, ReleaseSlice(path: row.string(1) ?? "", kind: row.string(2) ?? "", bundleID: row.string(3),
-                                               architecture: row.string(4) ?? "", uuid: row.string(5), minimumOS: row.string(6), hasSymbols: false))
+                """).map { row throws(SQLRowError) in
+                let row = Self.sliceColumns.reader(row)
+                return (try row.int("s.release_id"), try ReleaseSlice(row: row))
             }
         }
     }

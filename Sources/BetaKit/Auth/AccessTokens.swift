@@ -43,8 +43,8 @@ public struct AccessTokens: Sendable {
     public func list(includeRevoked: Bool = false) throws -> [AccessToken] {
         try store.read { db in
             let filter = includeRevoked ? "" : " WHERE revoked_at IS NULL"
-            return try db.query("SELECT \(Self.columns) FROM api_tokens\(filter) ORDER BY revoked_at IS NOT NULL, name, id")
-                .compactMap(Self.token(from:))
+            return try db.query("SELECT \(Self.columns.list) FROM api_tokens\(filter) ORDER BY revoked_at IS NOT NULL, name, id")
+                .map { row throws(SQLRowError) in try Self.token(from: Self.columns.reader(row)) }
         }
     }
 
@@ -55,8 +55,10 @@ public struct AccessTokens: Sendable {
         let name = raw.trimmed
         let stamp = Timestamp.string(now)
         return try store.write { db in
-            guard let row = try db.queryOne("SELECT \(Self.columns) FROM api_tokens WHERE name = ? AND revoked_at IS NULL", [.text(name)]),
-                  var token = Self.token(from: row) else { throw AuthError.unknownToken(name) }
+            guard let row = try db.queryOne("SELECT \(Self.columns.list) FROM api_tokens WHERE name = ? AND revoked_at IS NULL", [.text(name)]) else {
+                throw AuthError.unknownToken(name)
+            }
+            var token = try Self.token(from: Self.columns.reader(row))
             try db.query("UPDATE api_tokens SET revoked_at = ? WHERE id = ?", [.text(stamp), .integer(token.id)])
             try db.query("UPDATE admin_sessions SET ended_at = ? WHERE token_id = ? AND ended_at IS NULL", [.text(stamp), .integer(token.id)])
             token.revokedAt = Timestamp.date(stamp)
@@ -70,7 +72,8 @@ public struct AccessTokens: Sendable {
         guard Self.isPlausible(secret) else { return nil }
         let digest = Self.digest(secret)
         let found = try store.read { db in
-            try db.queryOne("SELECT \(Self.columns) FROM api_tokens WHERE digest = ? AND revoked_at IS NULL", [.text(digest)]).flatMap(Self.token(from:))
+            try db.queryOne("SELECT \(Self.columns.list) FROM api_tokens WHERE digest = ? AND revoked_at IS NULL", [.text(digest)])
+                .map { row throws(SQLRowError) in try Self.token(from: Self.columns.reader(row)) }
         }
         guard var token = found else { return nil }
         if token.lastUsedAt.map({ now.timeIntervalSince($0) >= Self.usageResolution }) ?? true {
@@ -114,11 +117,12 @@ public struct AccessTokens: Sendable {
         return name
     }
 
-    static let columns = "id, name, scope, created_at, last_used_at, revoked_at"
+    /// The columns of `SELECT … FROM api_tokens`, shared with `token(from:)`.
+    static let columns = SQLColumns(["id", "name", "scope", "created_at", "last_used_at", "revoked_at"])
 
-    static func token(from row: SQLiteRow) -> AccessToken? {
-        guard let id = row.int(0), let name = row.string(1), let scope = row.string(2).flatMap(TokenScope.init(rawValue:)) else { return nil }
-        return AccessToken(id: id, name: name, scope: scope, createdAt: row.string(3).flatMap(Timestamp.date) ?? .distantPast,
-                           lastUsedAt: row.string(4).flatMap(Timestamp.date), revokedAt: row.string(5).flatMap(Timestamp.date))
+    /// Decodes a token from a row whose SELECT includes `columns` (under those names).
+    static func token(from row: SQLRowReader) throws(SQLRowError) -> AccessToken {
+        AccessToken(id: try row.int("id"), name: try row.text("name"), scope: try row.required("scope", as: TokenScope.self),
+                    createdAt: try row.date("created_at"), lastUsedAt: try row.optionalDate("last_used_at"), revokedAt: try row.optionalDate("revoked_at"))
     }
 }

@@ -61,14 +61,14 @@ public struct AdminSessions: Sendable {
     public func session(id: String, now: Date) throws -> AdminSession? {
         guard InviteToken.isPlausible(id) else { return nil }
         return try store.read { db in
-            guard let row = try db.queryOne("""
-                SELECT t.\(AccessTokens.columns.replacing(", ", with: ", t.")), s.csrf, s.created_at, s.expires_at
+            guard let found = try db.queryOne("""
+                SELECT \(Self.sessionColumns.list)
                 FROM admin_sessions s JOIN api_tokens t ON t.id = s.token_id
                 WHERE s.digest = ? AND s.ended_at IS NULL AND s.expires_at > ? AND t.revoked_at IS NULL
-                """, [.text(AccessTokens.digest(id)), .text(Timestamp.string(now))]),
-                let token = AccessTokens.token(from: row), let csrf = row.string(6) else { return nil }
-            return AdminSession(token: token, csrfToken: csrf, createdAt: row.string(7).flatMap(Timestamp.date) ?? now,
-                                expiresAt: row.string(8).flatMap(Timestamp.date) ?? now)
+                """, [.text(AccessTokens.digest(id)), .text(Timestamp.string(now))]) else { return nil }
+            let row = Self.sessionColumns.reader(found)
+            return AdminSession(token: try AccessTokens.token(from: row), csrfToken: try row.text("s.csrf"),
+                                createdAt: try row.date("session_created_at"), expiresAt: try row.date("s.expires_at"))
         }
     }
 
@@ -102,4 +102,10 @@ public struct AdminSessions: Sendable {
 
 extension AccessTokens {
     init(store: Store) { self.store = store }
+}
+
+extension AdminSessions {
+    /// A session's columns: its token's (as `AccessTokens.columns` names them), then its own.
+    static let sessionColumns = SQLColumns(AccessTokens.columns.entries.map { "t.\($0) AS \($0)" }
+                                           + ["s.csrf", "s.created_at AS session_created_at", "s.expires_at"])
 }

@@ -48,50 +48,33 @@ struct CrashAnalysis: Sendable {
     /// cannot be read is `unreadable` with the reason. Only the symbolicator's own failures (the
     /// archive cannot be read) throw, and leave the report queued.
     static func analyse(_ bytes: [UInt8], symbolicator: Symbolicator) throws -> CrashAnalysis {
-        let recognition = FileRecognizer.recognize(bytes)
-        switch recognition.kind {
-        case .crashReport:
-            do { return try crash(try CrashReport(bytes: bytes), symbolicator: symbolicator) } catch let error as CrashReportError {
-                return CrashAnalysis(status: .unreadable, error: "the crash report cannot be read: \(error)")
+        do {
+            let document = try CrashReportDocument(bytes: bytes)
+            // A KSCrash array is not one report (the sink splits it), and is never stored whole.
+            guard document.format != .kscrashBatch else { throw CrashReportDocumentError.unrecognized(evidence: document.evidence) }
+            let content = try document.read()
+            if let report = try content.crashReport() { return try crash(report, symbolicator: symbolicator) }
+            switch content {
+            case .jetsam(let report): return jetsam(report)
+            case .diagnostic(let report): return other(report)
+            case .plcrash: throw CrashReportDocumentError.plcrash
+            case .crash, .kscrash, .hockeyApp, .kscrashBatch: throw CrashReportDocumentError.unrecognized(evidence: document.evidence)
             }
-        case .kscrashReport:
-            do { return try crash(try KSCrashReport(bytes: bytes).crashReport(), symbolicator: symbolicator) } catch let error as KSCrashReportError {
-                return CrashAnalysis(status: .unreadable, error: "the KSCrash report cannot be read: \(error)")
-            }
-        case .hockeyAppCrashXML:
-            do {
-                let upload = try HockeyAppCrashUpload(bytes: bytes)
-                guard let first = upload.crashes.first else { return CrashAnalysis(status: .unreadable, error: "the HockeyApp upload holds no crash") }
-                return try crash(try first.report(), symbolicator: symbolicator)
-            } catch let error as HockeyAppCrashUploadError {
-                return CrashAnalysis(status: .unreadable, error: "the HockeyApp crash upload cannot be read: \(error)")
-            } catch let error as CrashReportError {
-                return CrashAnalysis(status: .unreadable, error: "the crash log in the HockeyApp upload cannot be read: \(error)")
-            }
-        case .jetsamReport:
-            do { return jetsam(try JetsamReport(bytes: bytes)) } catch {
-                return CrashAnalysis(status: .unreadable, error: "the low-memory report cannot be read: \(error)")
-            }
-        case .diagnosticReport:
-            do { return other(try DiagnosticReport(bytes: bytes)) } catch {
-                return CrashAnalysis(status: .unreadable, error: "the diagnostic report cannot be read: \(error)")
-            }
-        case .plcrash:
-            return CrashAnalysis(status: .unreadable, error: "it is a binary PLCrashReporter report, which betactl does not read; send its text rendering (PLCrashReportTextFormatter) instead")
-        default:
-            return CrashAnalysis(status: .unreadable, error: "it is not a crash report betactl reads: it looks like \(recognition.evidence)")
+        } catch let error as CrashReportDocumentError {
+            return CrashAnalysis(status: .unreadable, error: error.description)
         }
     }
 
     /// Whether `bytes` are something `analyse` keeps (a crash, low-memory or diagnostic report),
-    /// judged from the bytes alone; the recogniser's evidence otherwise. Cheap enough for intake.
+    /// judged from the bytes alone (`CrashReportDocument`); what they look like otherwise. Cheap
+    /// enough for intake. A KSCrash array is not one report: KSCrash's sink splits it first.
     static func isReport(_ bytes: [UInt8]) -> (accepted: Bool, evidence: String) {
-        let recognition = FileRecognizer.recognize(bytes)
-        switch recognition.kind {
-        case .crashReport, .kscrashReport, .hockeyAppCrashXML, .jetsamReport, .diagnosticReport, .plcrash:
-            return (true, recognition.evidence)
-        default:
-            return (false, recognition.evidence)
+        do {
+            let document = try CrashReportDocument(bytes: bytes)
+            return (document.format != .kscrashBatch, document.evidence)
+        } catch {
+            if case .unrecognized(let evidence) = error { return (false, evidence) }
+            return (false, error.description)
         }
     }
 

@@ -23,7 +23,7 @@ extension CrashStore {
     /// Every ingest key, revoked ones too, oldest first.
     public func keys() throws -> [CrashKey] {
         try home.store.read { db in
-            try db.query("SELECT id, bundle_id, key, created_at, revoked_at FROM crash_keys ORDER BY id").map(Self.key)
+            try db.query("SELECT \(CrashKey.columns.list) FROM crash_keys ORDER BY id").map { row throws(SQLRowError) in try CrashKey(row: row) }
         }
     }
 
@@ -31,14 +31,14 @@ extension CrashStore {
     @discardableResult
     public func revokeKey(_ reference: String, now: Date) throws -> CrashKey {
         try home.store.write { db in
-            let row = try db.queryOne("SELECT id, bundle_id, key, created_at, revoked_at FROM crash_keys WHERE key = ? OR CAST(id AS TEXT) = ?",
+            let row = try db.queryOne("SELECT \(CrashKey.columns.list) FROM crash_keys WHERE key = ? OR CAST(id AS TEXT) = ?",
                                       [.text(reference), .text(reference)])
-            guard let row, let id = row.int(0) else { throw CrashError.unknownKey(reference) }
+            guard let id = try row.map({ row throws(SQLRowError) in try CrashKey(row: row) })?.id else { throw CrashError.unknownKey(reference) }
             try db.query("UPDATE crash_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?", [.text(Timestamp.string(now)), .integer(id)])
-            guard let updated = try db.queryOne("SELECT id, bundle_id, key, created_at, revoked_at FROM crash_keys WHERE id = ?", [.integer(id)]) else {
+            guard let updated = try db.queryOne("SELECT \(CrashKey.columns.list) FROM crash_keys WHERE id = ?", [.integer(id)]) else {
                 throw CrashError.unknownKey(reference)
             }
-            return Self.key(updated)
+            return try CrashKey(row: updated)
         }
     }
 
@@ -46,14 +46,9 @@ extension CrashStore {
     public func activeKey(_ presented: String) throws -> CrashKey? {
         guard InviteToken.isPlausible(presented) else { return nil }
         return try home.store.read { db in
-            try db.queryOne("SELECT id, bundle_id, key, created_at, revoked_at FROM crash_keys WHERE key_digest = ? AND revoked_at IS NULL",
-                            [.text(InviteToken.digest(presented))]).map(Self.key)
+            try db.queryOne("SELECT \(CrashKey.columns.list) FROM crash_keys WHERE key_digest = ? AND revoked_at IS NULL",
+                            [.text(InviteToken.digest(presented))]).map { row throws(SQLRowError) in try CrashKey(row: row) }
         }
-    }
-
-    static func key(_ row: SQLiteRow) -> CrashKey {
-        CrashKey(id: row.int(0) ?? 0, bundleID: row.string(1) ?? "", key: row.string(2) ?? "",
-                 createdAt: row.string(3).flatMap(Timestamp.date) ?? .distantPast, revokedAt: row.string(4).flatMap(Timestamp.date))
     }
 
     /// Letters, digits, dots and hyphens, as Apple allows, up to 255 characters.

@@ -83,24 +83,27 @@ extension CrashStore {
         let stamp = Timestamp.string(now)
         return try home.store.write { db in
             var items: [CrashQueueItem] = []
-            let rows = try db.query("SELECT report_id, generation, attempts, reason, claimed_by, claimed_at FROM crash_queue ORDER BY report_id LIMIT ?",
-                                    [.integer(Int64(max(limit, 1) * 8))])
-            for row in rows where items.count < limit {
-                guard let id = row.int(0), let generation = row.int(1) else { continue }
+            let rows = try db.query("SELECT \(Self.queueColumns.list) FROM crash_queue ORDER BY report_id LIMIT ?", [.integer(Int64(max(limit, 1) * 8))])
+            for found in rows where items.count < limit {
+                let row = Self.queueColumns.reader(found)
+                let id = try row.int("report_id"), generation = try row.int("generation")
                 if let only, !only.contains(id) { continue }
-                if let owner = row.int(4) {
-                    let claimedAt = row.string(5).flatMap(Timestamp.date) ?? .distantPast
+                if let owner = try row.optionalInt("claimed_by") {
+                    let claimedAt = try row.optionalDate("claimed_at") ?? .distantPast
                     let stale = now.timeIntervalSince(claimedAt) > Self.staleClaim
                     if owner == me || (Archive.isAlive(pid_t(truncatingIfNeeded: owner)) && !stale) { continue }
                 }
-                let attempts = (row.int(2) ?? 0) + 1
+                let attempts = try row.int("attempts") + 1
                 try db.query("UPDATE crash_queue SET attempts = ?, claimed_by = ?, claimed_at = ? WHERE report_id = ?",
                              [.integer(attempts), .integer(me), .text(stamp), .integer(id)])
-                items.append(CrashQueueItem(reportID: id, generation: generation, attempts: attempts, reason: row.string(3) ?? "new"))
+                items.append(CrashQueueItem(reportID: id, generation: generation, attempts: attempts, reason: try row.text("reason")))
             }
             return items
         }
     }
+
+    /// The columns `claim` reads from the queue, shared with its decoder.
+    static let queueColumns = SQLColumns(["report_id", "generation", "attempts", "reason", "claimed_by", "claimed_at"])
 
     /// Removes a processed item, unless it was queued again meanwhile (then it is released for
     /// the next run).

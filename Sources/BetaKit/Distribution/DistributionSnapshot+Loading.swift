@@ -15,13 +15,13 @@ extension DistributionSnapshot {
             }
             let settings = Store.settings(from: settingRows) ?? home.settings
             let testers = try Roster.loadTesters(db, includeRemoved: false)
-            let devices = try db.query(Roster.deviceSelect + " WHERE d.tester_id IS NOT NULL").compactMap(Roster.device(from:))
+            let devices = try db.query(Roster.deviceSelect + " WHERE d.tester_id IS NOT NULL").map { row throws(SQLRowError) in try Roster.device(from: row) }
             var groups: [Int64: [String]] = [:]
             for row in try db.query("SELECT release_id, name FROM release_groups ORDER BY name") {
                 if let id = row.int(0), let name = row.string(1) { groups[id, default: []].append(name) }
             }
-            let releases = try db.query("SELECT \(Archive.releaseColumns) FROM releases ORDER BY id DESC").map {
-                Archive.release(from: $0, groups: groups[$0.int(0) ?? 0] ?? [])
+            let releases = try db.query("SELECT \(Archive.releaseColumns.list) FROM releases ORDER BY id DESC").map { row throws(SQLRowError) in
+                try Archive.release(from: row, groups: groups[try Archive.releaseColumns.reader(row).int("id")] ?? [])
             }
             var coverage: [Int64: ProfileCoverage] = [:]
             for row in try db.query("SELECT id, profile_all_devices, profile_devices_recorded FROM releases") {

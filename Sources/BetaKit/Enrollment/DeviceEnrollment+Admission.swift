@@ -20,7 +20,7 @@ extension DeviceEnrollment {
         let reportedName = reply.deviceName?.trimmed ?? ""
         let name = reportedName.isEmpty ? "\(owner.name) \(model)" : reportedName
         result.deviceName = name
-        if let existing = try db.queryOne(Roster.deviceSelect + " WHERE d.udid = ?", [.text(reply.udid.value)]).flatMap(Roster.device(from:)),
+        if let existing = try db.queryOne(Roster.deviceSelect + " WHERE d.udid = ?", [.text(reply.udid.value)]).map({ row throws(SQLRowError) in try Roster.device(from: row) }),
            existing.status == .active {
             result.deviceName = existing.name
             if existing.testerID == owner.id {

@@ -186,18 +186,24 @@ public struct DeviceEnrollment: Sendable {
     public func result(reference: String, testerID: Int64) throws -> EnrollmentResult? {
         guard InviteToken.isPlausible(reference) else { return nil }
         return try home.store.read { db in
-            guard let row = try db.queryOne("""
-                SELECT reference, tester_id, outcome, udid, device_name, model, family, reused_slot, slots_used, slots_limit, renews,
-                    detail, created_at
-                FROM enrollment_results WHERE reference = ? AND tester_id = ?
-                """, [.text(reference), .integer(testerID)]),
-                let outcome = row.string(2).flatMap(EnrollmentResult.Outcome.init(rawValue:)) else { return nil }
-            let slots = row.int(8).flatMap { used in row.int(9).map { (Int(used), Int($0)) } }
+            guard let found = try db.queryOne("SELECT \(Self.resultColumns.list) FROM enrollment_results WHERE reference = ? AND tester_id = ?",
+                                              [.text(reference), .integer(testerID)]) else { return nil }
+            let row = Self.resultColumns.reader(found)
+            // An outcome this version does not know (written by a newer one) is no result to show.
+            guard let outcome = EnrollmentResult.Outcome(rawValue: try row.text("outcome")) else { return nil }
+            let slots = try row.optionalInt("slots_used").flatMap { used in try row.optionalInt("slots_limit").map { (Int(used), Int($0)) } }
             return EnrollmentResult(reference: reference, testerID: testerID, outcome: outcome,
-                                    udid: row.string(3).flatMap { try? DeviceIdentifier($0) }, deviceName: row.string(4),
-                                    model: row.string(5), family: row.string(6).flatMap(DeviceFamily.init(rawValue:)),
-                                    reusedSlot: row.int(7) == 1, slots: slots, renews: row.string(10).flatMap(CalendarDate.init(iso:)),
-                                    detail: row.string(11), createdAt: row.string(12).flatMap(Timestamp.date) ?? .distantPast)
+                                    udid: try row.optionalText("udid").flatMap { try? DeviceIdentifier($0) }, deviceName: try row.optionalText("device_name"),
+                                    model: try row.optionalText("model"), family: try row.optional("family", as: DeviceFamily.self),
+                                    reusedSlot: try row.int("reused_slot") == 1, slots: slots,
+                                    renews: try row.optionalText("renews").flatMap(CalendarDate.init(iso:)),
+                                    detail: try row.optionalText("detail"), createdAt: try row.date("created_at"))
         }
     }
+}
+
+extension DeviceEnrollment {
+    /// The columns of `SELECT … FROM enrollment_results`, shared with `result(reference:testerID:)`.
+    static let resultColumns = SQLColumns(["reference", "tester_id", "outcome", "udid", "device_name", "model", "family", "reused_slot",
+                                           "slots_used", "slots_limit", "renews", "detail", "created_at"])
 }

@@ -17,17 +17,21 @@ public struct DeviceRequests: Sendable {
     /// Requests on `home`.
     public init(home: Home) { self.home = home }
 
-    static let select = """
-        SELECT r.udid, r.tester_id, t.name, r.family, r.product, r.os_build, r.serial, r.imei, r.device_name, r.verified, r.requested_at
-        FROM device_requests r JOIN testers t ON t.id = r.tester_id
-        """
+    /// The columns of `select`, shared with `request(from:)`.
+    static let columns = SQLColumns(["r.udid", "r.tester_id", "t.name AS tester_name", "r.family", "r.product", "r.os_build", "r.serial", "r.imei",
+                                     "r.device_name", "r.verified", "r.requested_at"])
 
-    static func request(from row: SQLiteRow) -> DeviceRequest? {
-        guard let udid = row.string(0).flatMap({ try? DeviceIdentifier($0) }), let testerID = row.int(1),
-              let family = row.string(3).flatMap(DeviceFamily.init(rawValue:)) else { return nil }
-        return DeviceRequest(udid: udid, testerID: testerID, testerName: row.string(2) ?? "", family: family, model: row.string(4),
-                             osBuild: row.string(5), serial: row.string(6), imei: row.string(7), deviceName: row.string(8),
-                             verified: row.int(9) != 0, requestedAt: row.string(10).flatMap(Timestamp.date) ?? .distantPast)
+    static let select = "SELECT \(columns.list) FROM device_requests r JOIN testers t ON t.id = r.tester_id"
+
+    static func request(from row: SQLiteRow) throws(SQLRowError) -> DeviceRequest {
+        let row = columns.reader(row)
+        let text = try row.text("r.udid")
+        guard let udid = try? DeviceIdentifier(text) else { throw SQLRowError(column: "r.udid", problem: .unreadable(text, expected: "a device identifier")) }
+        return DeviceRequest(udid: udid, testerID: try row.int("r.tester_id"), testerName: try row.text("tester_name"),
+                             family: try row.required("r.family", as: DeviceFamily.self), model: try row.optionalText("r.product"),
+                             osBuild: try row.optionalText("r.os_build"), serial: try row.optionalText("r.serial"), imei: try row.optionalText("r.imei"),
+                             deviceName: try row.optionalText("r.device_name"), verified: try row.int("r.verified") != 0,
+                             requestedAt: try row.date("r.requested_at"))
     }
 
     /// The open requests of current testers, oldest first. A removed tester's request is not
@@ -35,7 +39,7 @@ public struct DeviceRequests: Sendable {
     public func open() throws -> [DeviceRequest] {
         try home.store.read { db in
             try db.query(Self.select + " WHERE r.status = 'open' AND t.removed_at IS NULL ORDER BY r.requested_at, r.id")
-                .compactMap(Self.request(from:))
+                .map { row throws(SQLRowError) in try Self.request(from: row) }
         }
     }
 
@@ -45,8 +49,10 @@ public struct DeviceRequests: Sendable {
     public func approve(_ udid: DeviceIdentifier, now: Date) throws -> Roster.DeviceAddition {
         let settings = home.settings
         return try home.store.write { db in
-            guard let row = try db.queryOne(Self.select + " WHERE r.status = 'open' AND r.udid = ?", [.text(udid.value)]),
-                  let request = Self.request(from: row) else { throw DeviceRequestError.notFound(udid) }
+            guard let row = try db.queryOne(Self.select + " WHERE r.status = 'open' AND r.udid = ?", [.text(udid.value)]) else {
+                throw DeviceRequestError.notFound(udid)
+            }
+            let request = try Self.request(from: row)
             let owner: Tester
             do { owner = try Roster.resolveTester(String(request.testerID), db: db) } catch is RosterError {
                 throw DeviceRequestError.testerRemoved(udid, testerName: request.testerName)
@@ -54,8 +60,8 @@ public struct DeviceRequests: Sendable {
             let reused = try Self.register(request, owner: owner, settings: settings, now: now, db: db)
             try db.query("UPDATE device_requests SET status = 'approved', decided_at = ? WHERE status = 'open' AND udid = ?",
                          [.text(Timestamp.string(now)), .text(udid.value)])
-            guard let deviceRow = try db.queryOne(Roster.deviceSelect + " WHERE d.udid = ?", [.text(udid.value)]),
-                  let device = Roster.device(from: deviceRow) else { throw RosterError.deviceNotFound(udid) }
+            guard let deviceRow = try db.queryOne(Roster.deviceSelect + " WHERE d.udid = ?", [.text(udid.value)]) else { throw RosterError.deviceNotFound(udid) }
+            let device = try Roster.device(from: deviceRow)
             try WebhookOutbox.device(.deviceApproved, udid: udid.value, name: device.name, family: device.family.rawValue, testerID: owner.id, db: db, now: now)
             return Roster.DeviceAddition(device: device, reusedSlot: reused)
         }
@@ -64,8 +70,10 @@ public struct DeviceRequests: Sendable {
     /// Rejects the open request for `udid`. Nothing else changes: the request held no slot.
     public func reject(_ udid: DeviceIdentifier, now: Date) throws -> DeviceRequest {
         try home.store.write { db in
-            guard let row = try db.queryOne(Self.select + " WHERE r.status = 'open' AND r.udid = ?", [.text(udid.value)]),
-                  let request = Self.request(from: row) else { throw DeviceRequestError.notFound(udid) }
+            guard let row = try db.queryOne(Self.select + " WHERE r.status = 'open' AND r.udid = ?", [.text(udid.value)]) else {
+                throw DeviceRequestError.notFound(udid)
+            }
+            let request = try Self.request(from: row)
             try db.query("UPDATE device_requests SET status = 'rejected', decided_at = ? WHERE status = 'open' AND udid = ?",
                          [.text(Timestamp.string(now)), .text(udid.value)])
             return request
@@ -109,7 +117,7 @@ public struct DeviceRequests: Sendable {
     /// roster's insert (slot rule included), and records what the device reported. Returns whether
     /// a slot was reused. An active device already the owner's is left as it is.
     static func register(_ request: DeviceRequest, owner: Tester, settings: HomeSettings, now: Date, db: SQLiteConnection) throws -> Bool {
-        if let existing = try db.queryOne(Roster.deviceSelect + " WHERE d.udid = ?", [.text(request.udid.value)]).flatMap(Roster.device(from:)),
+        if let existing = try db.queryOne(Roster.deviceSelect + " WHERE d.udid = ?", [.text(request.udid.value)]).map({ row throws(SQLRowError) in try Roster.device(from: row) }),
            existing.status == .active {
             guard existing.testerID == owner.id else { throw RosterError.deviceAlreadyRegistered(request.udid, testerName: existing.testerName) }
             return true

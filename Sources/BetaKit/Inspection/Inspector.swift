@@ -66,19 +66,8 @@ public struct Inspector: Sendable {
                 summary = .mobileconfig(MobileConfigSummary(try MobileConfig(bytes: bytes), now: now))
             case .deviceEnrollmentReply:
                 summary = .enrollmentReply(EnrollmentReplySummary(try DeviceEnrollmentReply(bytes: bytes), now: now))
-            case .crashReport:
-                summary = .crashReport(CrashReportSummary(try CrashReport(bytes: bytes)))
-            case .jetsamReport:
-                summary = .jetsam(JetsamSummary(try JetsamReport(bytes: bytes)))
-            case .diagnosticReport:
-                summary = .diagnostic(DiagnosticSummary(try DiagnosticReport(bytes: bytes)))
-            case .kscrashReport:
-                summary = .kscrash(KSCrashSummary(try KSCrashReport(bytes: bytes)))
-            case .hockeyAppCrashXML:
-                summary = .hockeyApp(HockeyAppSummary(try HockeyAppCrashUpload(bytes: bytes)))
-            case .plcrash:
-                guard let file = PLCrashReporterFile(bytes: bytes) else { throw InspectionError.unrecognized(path: path, evidence: recognition.evidence) }
-                summary = .plcrash(PLCrashSummary(file))
+            case .crashReport, .jetsamReport, .diagnosticReport, .kscrashReport, .hockeyAppCrashXML, .plcrash:
+                summary = try crashSummary(bytes, recognition: recognition, path: path)
             case .deviceList:
                 summary = try deviceList(bytes)
             case .plist:
@@ -101,6 +90,34 @@ public struct Inspector: Sendable {
             throw damaged(error)
         }
         return FileInspection(path: path, kind: kind, summary: summary)
+    }
+
+    /// A crash or diagnostic report, read through `CrashReportDocument` like the server's store
+    /// and `symbolicate` read it. A reader's error is the damage, unwrapped.
+    func crashSummary(_ bytes: [UInt8], recognition: FileRecognition, path: String) throws -> InspectionSummary {
+        let content: CrashReportDocument.Content
+        do {
+            content = try CrashReportDocument(bytes: bytes, recognition: recognition).read()
+        } catch {
+            switch error {
+            case .unrecognized(let evidence): throw InspectionError.unrecognized(path: path, evidence: evidence)
+            case .crash(let detail): throw detail
+            case .kscrash(let detail): throw detail
+            case .kscrashBatch(let detail): throw detail
+            case .hockeyApp(let detail): throw detail
+            case .jetsam(let detail), .diagnostic(let detail): throw detail
+            case .hockeyAppLog, .hockeyAppEmpty, .plcrash, .notACrash: throw error
+            }
+        }
+        switch content {
+        case .crash(let report): return .crashReport(CrashReportSummary(report))
+        case .kscrash(let report): return .kscrash(KSCrashSummary(report))
+        case .hockeyApp(let upload): return .hockeyApp(HockeyAppSummary(upload))
+        case .jetsam(let report): return .jetsam(JetsamSummary(report))
+        case .diagnostic(let report): return .diagnostic(DiagnosticSummary(report))
+        case .plcrash(let file): return .plcrash(PLCrashSummary(file))
+        case .kscrashBatch: throw InspectionError.unrecognized(path: path, evidence: recognition.evidence)
+        }
     }
 
     func deviceList(_ bytes: [UInt8]) throws -> InspectionSummary {

@@ -20,8 +20,10 @@ extension Roster {
         return try store.write { db in
             let owner = try reference.map { try Self.resolveTester($0, db: db) }
             let reused = try Self.insertDevice(request, owner: owner, settings: settings, now: now, db: db)
-            guard let row = try db.queryOne(Self.deviceSelect + " WHERE d.udid = ?", [.text(request.identifier.value)]),
-                  let device = Self.device(from: row) else { throw RosterError.deviceNotFound(request.identifier) }
+            guard let row = try db.queryOne(Self.deviceSelect + " WHERE d.udid = ?", [.text(request.identifier.value)]) else {
+                throw RosterError.deviceNotFound(request.identifier)
+            }
+            let device = try Self.device(from: row)
             return DeviceAddition(device: device, reusedSlot: reused)
         }
     }
@@ -31,7 +33,7 @@ extension Roster {
     static func insertDevice(_ request: NewDevice, owner: Tester?, settings: HomeSettings, now: Date, db: SQLiteConnection) throws -> Bool {
         let udid = request.identifier
         try RosterError.checkNoNUL(request.name, device: true)
-        let existing = try db.queryOne(deviceSelect + " WHERE d.udid = ?", [.text(udid.value)]).flatMap(device(from:))
+        let existing = try db.queryOne(deviceSelect + " WHERE d.udid = ?", [.text(udid.value)]).map { row throws(SQLRowError) in try device(from: row) }
         if let existing, existing.status == .active {
             throw RosterError.deviceAlreadyRegistered(udid, testerName: existing.testerName)
         }
@@ -64,8 +66,8 @@ extension Roster {
     public func removeDevice(_ udid: DeviceIdentifier, now: Date) throws -> Device {
         let stamp = Timestamp.string(now)
         return try store.write { db in
-            guard let row = try db.queryOne(Self.deviceSelect + " WHERE d.udid = ?", [.text(udid.value)]),
-                  var device = Self.device(from: row) else { throw RosterError.deviceNotFound(udid) }
+            guard let row = try db.queryOne(Self.deviceSelect + " WHERE d.udid = ?", [.text(udid.value)]) else { throw RosterError.deviceNotFound(udid) }
+            var device = try Self.device(from: row)
             if let removed = device.removedAt { throw RosterError.deviceAlreadyRemoved(udid, on: CalendarDate(removed)) }
             try db.query("UPDATE devices SET removed_at = ? WHERE udid = ?", [.text(stamp), .text(udid.value)])
             try db.query("UPDATE device_history SET removed_at = ? WHERE udid = ? AND removed_at IS NULL", [.text(stamp), .text(udid.value)])
@@ -79,7 +81,7 @@ extension Roster {
         try store.read { db in
             let filter = includeRemoved ? "" : " WHERE d.removed_at IS NULL"
             return try db.query(Self.deviceSelect + filter + " ORDER BY d.removed_at IS NOT NULL, t.name COLLATE NOCASE, d.name COLLATE NOCASE, d.udid")
-                .compactMap(Self.device(from:))
+                .map { row throws(SQLRowError) in try Self.device(from: row) }
         }
     }
 

@@ -74,8 +74,9 @@ extension Roster {
                 do {
                     try Self.insertDevice(NewDevice(identifier: entry.identifier, name: entry.name, family: family),
                                           owner: owner, settings: settings, now: now, db: db)
-                    if let row = try db.queryOne(Self.deviceSelect + " WHERE d.udid = ?", [.text(entry.identifier.value)]),
-                       let device = Self.device(from: row) { report.added.append(device) }
+                    if let row = try db.queryOne(Self.deviceSelect + " WHERE d.udid = ?", [.text(entry.identifier.value)]) {
+                        report.added.append(try Self.device(from: row))
+                    }
                 } catch let error as RosterError {
                     invalidInput = invalidInput || error.category == .invalidInput
                     problems.append(DeviceListProblem(location: entry.location, isPlistEntry: format == .deviceids, message: error.description))

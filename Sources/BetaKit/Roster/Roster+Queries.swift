@@ -6,12 +6,13 @@ import Foundation
 import AppleFormats
 
 extension Roster {
-    static let testerColumns = "id, name, email, token, created_at, removed_at"
+    /// The columns of `SELECT … FROM testers`, shared with `tester(from:groups:)`.
+    static let testerColumns = SQLColumns(["id", "name", "email", "token", "created_at", "removed_at"])
 
-    static func tester(from row: SQLiteRow, groups: [String]) -> Tester {
-        Tester(id: row.int(0) ?? 0, name: row.string(1) ?? "", email: row.string(2), groups: groups,
-               token: row.string(3) ?? "", createdAt: row.string(4).flatMap(Timestamp.date) ?? Date(timeIntervalSince1970: 0),
-               removedAt: row.string(5).flatMap(Timestamp.date))
+    static func tester(from row: SQLiteRow, groups: [String]) throws(SQLRowError) -> Tester {
+        let row = testerColumns.reader(row)
+        return Tester(id: try row.int("id"), name: try row.text("name"), email: try row.optionalText("email"), groups: groups,
+                      token: try row.text("token"), createdAt: try row.date("created_at"), removedAt: try row.optionalDate("removed_at"))
     }
 
     static func groups(of id: Int64, db: SQLiteConnection) throws -> [String] {
@@ -24,8 +25,8 @@ extension Roster {
             if let id = row.int(0), let name = row.string(1) { groupsByTester[id, default: []].append(name) }
         }
         let filter = includeRemoved ? "" : "WHERE removed_at IS NULL"
-        return try db.query("SELECT \(testerColumns) FROM testers \(filter) ORDER BY id").map {
-            tester(from: $0, groups: groupsByTester[$0.int(0) ?? 0] ?? [])
+        return try db.query("SELECT \(testerColumns.list) FROM testers \(filter) ORDER BY id").map { row throws(SQLRowError) in
+            try tester(from: row, groups: groupsByTester[try testerColumns.reader(row).int("id")] ?? [])
         }
     }
 
@@ -34,32 +35,33 @@ extension Roster {
         let key = reference.trimmed
         var row: SQLiteRow?
         if let id = Int64(key) {
-            row = try db.queryOne("SELECT \(testerColumns) FROM testers WHERE id = ? AND removed_at IS NULL", [.integer(id)])
+            row = try db.queryOne("SELECT \(testerColumns.list) FROM testers WHERE id = ? AND removed_at IS NULL", [.integer(id)])
         }
         if row == nil, key.contains("@") {
-            row = try db.queryOne("SELECT \(testerColumns) FROM testers WHERE email = ? AND removed_at IS NULL", [.text(key)])
+            row = try db.queryOne("SELECT \(testerColumns.list) FROM testers WHERE email = ? AND removed_at IS NULL", [.text(key)])
         }
         if row == nil {
-            let byName = try db.query("SELECT \(testerColumns) FROM testers WHERE name = ? COLLATE NOCASE AND removed_at IS NULL ORDER BY id", [.text(key)])
-            if byName.count > 1 { throw RosterError.ambiguousTester(key, ids: byName.compactMap { $0.int(0) }) }
+            let byName = try db.query("SELECT \(testerColumns.list) FROM testers WHERE name = ? COLLATE NOCASE AND removed_at IS NULL ORDER BY id", [.text(key)])
+            if byName.count > 1 { throw RosterError.ambiguousTester(key, ids: try byName.map { row throws(SQLRowError) in try testerColumns.reader(row).int("id") }) }
             row = byName.first
         }
-        guard let row, let id = row.int(0) else { throw RosterError.testerNotFound(reference) }
-        return tester(from: row, groups: try groups(of: id, db: db))
+        guard let row else { throw RosterError.testerNotFound(reference) }
+        return try tester(from: row, groups: try groups(of: try testerColumns.reader(row).int("id"), db: db))
     }
 
-    static let deviceSelect = """
-        SELECT d.udid, d.name, d.family, d.model, d.tester_id, t.name, d.added_at, d.removed_at, \(pendingColumn)
-        FROM devices d LEFT JOIN testers t ON t.id = d.tester_id
-        """
+    /// The columns of `deviceSelect`, shared with `device(from:)`.
+    static let deviceColumns = SQLColumns(["d.udid", "d.name", "d.family", "d.model", "d.tester_id", "t.name AS tester_name",
+                                           "d.added_at", "d.removed_at", pendingColumn + " AS is_pending"])
 
-    static func device(from row: SQLiteRow) -> Device? {
-        guard let udid = row.string(0).flatMap({ try? DeviceIdentifier($0) }),
-              let family = row.string(2).flatMap(DeviceFamily.init(rawValue:)) else { return nil }
-        return Device(identifier: udid, name: row.string(1) ?? "", family: family, model: row.string(3),
-                      testerID: row.int(4), testerName: row.string(5),
-                      addedAt: row.string(6).flatMap(Timestamp.date) ?? Date(timeIntervalSince1970: 0),
-                      removedAt: row.string(7).flatMap(Timestamp.date), isPending: row.int(8) == 1)
+    static let deviceSelect = "SELECT \(deviceColumns.list) FROM devices d LEFT JOIN testers t ON t.id = d.tester_id"
+
+    static func device(from row: SQLiteRow) throws(SQLRowError) -> Device {
+        let row = deviceColumns.reader(row)
+        let text = try row.text("d.udid")
+        guard let udid = try? DeviceIdentifier(text) else { throw SQLRowError(column: "d.udid", problem: .unreadable(text, expected: "a device identifier")) }
+        return Device(identifier: udid, name: try row.text("d.name"), family: try row.required("d.family", as: DeviceFamily.self),
+                      model: try row.optionalText("d.model"), testerID: try row.optionalInt("d.tester_id"), testerName: try row.optionalText("tester_name"),
+                      addedAt: try row.date("d.added_at"), removedAt: try row.optionalDate("d.removed_at"), isPending: try row.int("is_pending") == 1)
     }
 
     /// Slots in `family` during the year starting `yearStart`: every device with a registration

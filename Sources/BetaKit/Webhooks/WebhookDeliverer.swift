@@ -103,27 +103,30 @@ public struct WebhookDeliverer: Sendable {
                     JOIN webhook_deliveries o ON o.id = a.delivery_id WHERE o.webhook_id = w.id AND a.finished_at IS NULL)
                 """ : "d.id = ?"
             let rows = try db.query("""
-                SELECT d.id, d.webhook_id, d.message_id, d.attempts, w.url, w.format, w.secret, w.allow_private,
-                       e.type, e.payload, e.summary, e.link, e.created_at
+                SELECT \(Self.claimColumns.list)
                 FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN webhook_events e ON e.id = d.event_id
                 WHERE d.state = 'pending' AND \(filter) ORDER BY d.next_attempt_ms, d.id LIMIT ?
                 """, [.integer(deliveryID ?? nowMS), .integer(Int64(max(1, limit) * 8))])
             var claims: [Claim] = []
             var endpoints: Set<Int64> = []
             for row in rows where claims.count < max(1, limit) {
-                guard let id = row.int(0), let webhook = row.int(1), endpoints.insert(webhook).inserted else { continue }
+                let row = Self.claimColumns.reader(row)
+                let id = try row.int("d.id"), webhook = try row.int("d.webhook_id")
+                guard endpoints.insert(webhook).inserted else { continue }
+                let secret = try row.text("w.secret")
+                guard let key = HashDigest(hex: secret)?.bytes else { throw SQLRowError(column: "w.secret", problem: .unreadable("…", expected: "a hex key")) }
                 try db.query("INSERT INTO webhook_attempts (delivery_id, owner_pid, started_at, lease_until_ms) VALUES (?, ?, ?, ?)",
                              [.integer(id), .integer(pid), .text(Timestamp.string(moment)), .integer(lease)])
                 let attemptID = db.lastInsertRowID
                 // Leased: nobody else picks it up until this attempt is recorded or the lease runs out.
                 try db.query("UPDATE webhook_deliveries SET next_attempt_ms = ?, last_attempt_at = ? WHERE id = ?",
                              [.integer(lease), .text(Timestamp.string(moment)), .integer(id)])
-                claims.append(Claim(attemptID: attemptID, deliveryID: id, webhookID: webhook, messageID: row.string(2) ?? "",
-                                    attempt: Int(row.int(3) ?? 0) + 1, url: row.string(4) ?? "",
-                                    format: row.string(5).flatMap(Webhook.Format.init(rawValue:)) ?? .standard,
-                                    key: row.string(6).flatMap(HashDigest.init(hex:))?.bytes ?? [], allowPrivate: (row.int(7) ?? 0) != 0,
-                                    event: WebhookBody.Event(type: row.string(8) ?? "", payload: row.string(9) ?? "{}", summary: row.string(10) ?? "",
-                                                             link: row.string(11), timestamp: row.string(12) ?? Timestamp.string(moment))))
+                claims.append(Claim(attemptID: attemptID, deliveryID: id, webhookID: webhook, messageID: try row.text("d.message_id"),
+                                    attempt: Int(try row.int("d.attempts")) + 1, url: try row.text("w.url"),
+                                    format: try row.required("w.format", as: Webhook.Format.self), key: key,
+                                    allowPrivate: try row.int("w.allow_private") != 0,
+                                    event: WebhookBody.Event(type: try row.text("e.type"), payload: try row.text("e.payload"), summary: try row.text("e.summary"),
+                                                             link: try row.optionalText("e.link"), timestamp: try row.text("e.created_at"))))
             }
             return claims
         }
@@ -208,4 +211,10 @@ public struct WebhookDeliverer: Sendable {
             try db.query("DELETE FROM webhook_events WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)")
         }
     }
+}
+
+extension WebhookDeliverer {
+    /// The columns a claim reads: the delivery, its endpoint and its event, shared with the decoder.
+    static let claimColumns = SQLColumns(["d.id", "d.webhook_id", "d.message_id", "d.attempts", "w.url", "w.format", "w.secret", "w.allow_private",
+                                          "e.type", "e.payload", "e.summary", "e.link", "e.created_at"])
 }

@@ -8,29 +8,32 @@ import AppleFormats
 /// The payloads of each kind of event, built from the rows of the change's own transaction. They
 /// carry ids, names and absolute links, never a tester's secret link.
 extension WebhookOutbox {
+    /// The columns of a release's payload, shared with its decoder.
+    static let releaseColumns = SQLColumns(["bundle_id", "display_name", "version", "build", "notes", "created_at", "revoked_at", "source_name",
+                                            "(SELECT group_concat(name, ',') FROM release_groups WHERE release_id = releases.id) AS group_names"])
+
     /// `release.published`, `release.revoked` or `release.downloaded` for release `id`.
     static func release(_ event: WebhookEvent, id: Int64, db: SQLiteConnection, now: Date, extra: [(String, WebhookData)] = []) throws {
-        guard let row = try db.queryOne("""
-            SELECT bundle_id, display_name, version, build, notes, created_at, revoked_at, source_name,
-                   (SELECT group_concat(name, ',') FROM release_groups WHERE release_id = releases.id)
-            FROM releases WHERE id = ?
-            """, [.integer(id)]) else { return }
+        guard let found = try db.queryOne("SELECT \(Self.releaseColumns.list) FROM releases WHERE id = ?", [.integer(id)]) else { return }
+        let row = Self.releaseColumns.reader(found)
         let base = try publicURL(db)
-        let name = row.string(1) ?? row.string(0) ?? "app"
-        let version = [row.string(2), row.string(3).map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
-        let groups = (row.string(8) ?? "").split(separator: ",").map { WebhookData.string(String($0)) }
+        let bundleID = try row.text("bundle_id"), displayName = try row.optionalText("display_name")
+        let version = try row.optionalText("version"), build = try row.optionalText("build")
+        let name = displayName ?? bundleID
+        let versionText = [version, build.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
+        let groups = (try row.optionalText("group_names") ?? "").split(separator: ",").map { WebhookData.string(String($0)) }
         var fields: [(String, WebhookData)] = [
             ("release", .object([
-                ("id", .int(id)), ("bundle_id", .optional(row.string(0))), ("name", .string(name)),
-                ("version", .optional(row.string(2))), ("build", .optional(row.string(3))), ("notes", .optional(row.string(4))),
-                ("groups", .array(groups)), ("created_at", .optional(row.string(5))), ("revoked_at", .optional(row.string(6))),
-                ("source_name", .optional(row.string(7))),
+                ("id", .int(id)), ("bundle_id", .optional(bundleID)), ("name", .string(name)),
+                ("version", .optional(version)), ("build", .optional(build)), ("notes", .optional(try row.optionalText("notes"))),
+                ("groups", .array(groups)), ("created_at", .optional(try row.text("created_at"))), ("revoked_at", .optional(try row.optionalText("revoked_at"))),
+                ("source_name", .optional(try row.text("source_name"))),
             ])),
             ("install_page_pattern", .string(base + "/t/{tester_token}")),
         ]
         fields += extra
         let verb = event == .releasePublished ? "published" : event == .releaseRevoked ? "revoked" : "downloaded"
-        try enqueue(event, fields, summary: "\(version.isEmpty ? name : "\(name) \(version)") was \(verb)",
+        try enqueue(event, fields, summary: "\(versionText.isEmpty ? name : "\(name) \(versionText)") was \(verb)",
                     path: "/admin/releases/\(id)", db: db, now: now)
     }
 

@@ -47,13 +47,13 @@ public struct Webhooks: Sendable {
 
     /// Every endpoint, oldest first.
     public func list() throws -> [Webhook] {
-        try home.store.read { db in try db.query("SELECT \(Self.columns) FROM webhooks ORDER BY id").map(Self.webhook(from:)) }
+        try home.store.read { db in try db.query("SELECT \(Self.columns.list) FROM webhooks ORDER BY id").map { row throws(SQLRowError) in try Self.webhook(from: row) } }
     }
 
     /// One endpoint.
     public func webhook(id: Int64) throws -> Webhook {
         let found = try home.store.read { db in
-            try db.queryOne("SELECT \(Self.columns) FROM webhooks WHERE id = ?", [.integer(id)]).map(Self.webhook(from:))
+            try db.queryOne("SELECT \(Self.columns.list) FROM webhooks WHERE id = ?", [.integer(id)]).map { row throws(SQLRowError) in try Self.webhook(from: row) }
         }
         guard let found else { throw WebhookError.unknownWebhook(String(id)) }
         return found
@@ -87,26 +87,31 @@ public struct Webhooks: Sendable {
         if let id { _ = try webhook(id: id) }
         return try home.store.read { db in
             let filter = id == nil ? "" : "WHERE d.webhook_id = ?"
-            return try db.query("""
-                SELECT d.id, d.webhook_id, e.type, d.message_id, d.state, d.attempts, d.last_status, d.last_error, d.created_at,
-                       d.last_attempt_at, d.next_attempt_ms
-                FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id \(filter) ORDER BY d.id DESC LIMIT ?
-                """, (id.map { [SQLiteValue.integer($0)] } ?? []) + [.integer(Int64(max(1, limit)))]).map { row in
-                WebhookDelivery(id: row.int(0) ?? 0, webhookID: row.int(1) ?? 0, event: row.string(2) ?? "", messageID: row.string(3) ?? "",
-                                state: row.string(4) ?? "", attempts: Int(row.int(5) ?? 0), lastStatus: row.int(6).map(Int.init),
-                                lastError: row.string(7), createdAt: row.string(8).flatMap(Timestamp.date) ?? .distantPast,
-                                lastAttemptAt: row.string(9).flatMap(Timestamp.date),
-                                nextAttemptAt: row.string(4) == "pending" ? row.int(10).map { Date(timeIntervalSince1970: Double($0) / 1000) } : nil)
+            return try db.query("SELECT \(Self.deliveryColumns.list) FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id \(filter) ORDER BY d.id DESC LIMIT ?",
+                                (id.map { [SQLiteValue.integer($0)] } ?? []) + [.integer(Int64(max(1, limit)))]).map { row throws(SQLRowError) in
+                let row = Self.deliveryColumns.reader(row)
+                let state = try row.text("d.state")
+                return WebhookDelivery(id: try row.int("d.id"), webhookID: try row.int("d.webhook_id"), event: try row.text("e.type"),
+                                       messageID: try row.text("d.message_id"), state: state, attempts: Int(try row.int("d.attempts")),
+                                       lastStatus: try row.optionalInt("d.last_status").map(Int.init), lastError: try row.optionalText("d.last_error"),
+                                       createdAt: try row.date("d.created_at"), lastAttemptAt: try row.optionalDate("d.last_attempt_at"),
+                                       nextAttemptAt: state == "pending" ? try row.optionalInt("d.next_attempt_ms").map { Date(timeIntervalSince1970: Double($0) / 1000) } : nil)
             }
         }
     }
 
-    static let columns = "id, url, events, format, allow_private, created_at, failing_since, disabled_at, disabled_reason"
+    /// The columns `deliveries` reads, shared with its decoder.
+    static let deliveryColumns = SQLColumns(["d.id", "d.webhook_id", "e.type", "d.message_id", "d.state", "d.attempts", "d.last_status", "d.last_error",
+                                             "d.created_at", "d.last_attempt_at", "d.next_attempt_ms"])
 
-    static func webhook(from row: SQLiteRow) -> Webhook {
-        Webhook(id: row.int(0) ?? 0, url: row.string(1) ?? "", events: events(from: row.string(2) ?? ""),
-                format: row.string(3).flatMap(Webhook.Format.init(rawValue:)) ?? .standard, allowsPrivate: (row.int(4) ?? 0) != 0,
-                createdAt: row.string(5).flatMap(Timestamp.date) ?? .distantPast, failingSince: row.string(6).flatMap(Timestamp.date),
-                disabledAt: row.string(7).flatMap(Timestamp.date), disabledReason: row.string(8))
+    /// The columns of `SELECT … FROM webhooks`, shared with `webhook(from:)`.
+    static let columns = SQLColumns(["id", "url", "events", "format", "allow_private", "created_at", "failing_since", "disabled_at", "disabled_reason"])
+
+    static func webhook(from row: SQLiteRow) throws(SQLRowError) -> Webhook {
+        let row = columns.reader(row)
+        return Webhook(id: try row.int("id"), url: try row.text("url"), events: events(from: try row.text("events")),
+                       format: try row.required("format", as: Webhook.Format.self), allowsPrivate: try row.int("allow_private") != 0,
+                       createdAt: try row.date("created_at"), failingSince: try row.optionalDate("failing_since"),
+                       disabledAt: try row.optionalDate("disabled_at"), disabledReason: try row.optionalText("disabled_reason"))
     }
 }

@@ -162,7 +162,13 @@ final class EventLoop: @unchecked Sendable {
                 case .adopt(let fd, let peer, let admission): adopt(fd: fd, peer: peer, admission: admission)
                 case .job(let job):
                     if #available(macOS 15.0, *), let executor {
+                        guard let observer = core.configuration.loopWorkObserver else {
+                            job.runSynchronously(on: executor.asUnownedTaskExecutor())
+                            continue
+                        }
+                        let start = ThreadCPUClock.now()
                         job.runSynchronously(on: executor.asUnownedTaskExecutor())
+                        observer(ThreadCPUClock.now() - start)
                     }
                 }
             }

@@ -33,6 +33,11 @@ public struct ServerConfiguration: Sendable {
     public var spoolFilePrefix: String = BodySpool.defaultPrefix
     /// Listen backlog.
     public var backlog: Int32 = 1024
+    /// Called on an event loop's thread after each slice of handler work it ran for an `.eventLoop`
+    /// route (from the start or a resumption to the next suspension), with the thread CPU time the
+    /// slice used. CPU time, not wall time, so a busy machine does not inflate it: tests use it to
+    /// check that no handler does heavy work on a loop. Nil, the default, measures nothing.
+    public var loopWorkObserver: (@Sendable (Duration) -> Void)?
 
     /// The defaults described on each property.
     public init() {}

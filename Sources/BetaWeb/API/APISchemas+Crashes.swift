@@ -1,4 +1,5 @@
 import BetaKit
+import BetaJSON
 
 extension APISchemas {
     /// The report kinds `CrashJSON.kind` names.

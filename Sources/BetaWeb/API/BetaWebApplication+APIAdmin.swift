@@ -5,6 +5,7 @@ import Foundation
 #endif
 import BetaKit
 import BetaServer
+import BetaJSON
 
 /// `PATCH /api/v1/settings`: the settings to change; absent fields stay as they are.
 struct SettingsBody: APIRequestBody {

@@ -6,6 +6,7 @@ import Foundation
 import AppleFormats
 import BetaKit
 import BetaServer
+import BetaJSON
 
 /// `PUT /api/v1/apple/key`: what `betactl apple connect` takes.
 struct AppleKeyBody: APIRequestBody {

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import BetaKit
 import BetaServer
+import BetaJSON
 
 extension BetaWebApplication {
     /// Reading crash reports and crash groups (read scope): the JSON of `betactl crashes`,

@@ -6,6 +6,7 @@ import Foundation
 import AppleFormats
 import BetaKit
 import BetaServer
+import BetaJSON
 
 extension BetaWebApplication {
     /// Device requests: the devices that enrolled themselves and wait for approval, approving

@@ -7,6 +7,7 @@ import AppleFormats
 import BetaKit
 import BetaServer
 import Multipart
+import BetaJSON
 
 extension BetaWebApplication {
     /// The largest profile accepted; real ones are tens of kilobytes.

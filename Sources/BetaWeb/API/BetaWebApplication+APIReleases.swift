@@ -7,6 +7,7 @@ import AppleFormats
 import BetaKit
 import BetaServer
 import Multipart
+import BetaJSON
 
 extension BetaWebApplication {
     /// Releases: list, show, revoke, and create from a streamed upload.

@@ -7,6 +7,7 @@ import AppleFormats
 import BetaKit
 import BetaServer
 import CryptoCMS
+import BetaJSON
 
 /// `POST /api/v1/releases/{id}/resign`'s body.
 struct ResignBody: APIRequestBody {

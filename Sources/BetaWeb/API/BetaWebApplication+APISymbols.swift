@@ -6,6 +6,7 @@ import Foundation
 import AppleFormats
 import BetaKit
 import BetaServer
+import BetaJSON
 
 extension BetaWebApplication {
     /// Symbols: upload dSYM zips, list the archive, list release executables still lacking them.

@@ -6,6 +6,7 @@ import Foundation
 import AppleFormats
 import BetaKit
 import BetaServer
+import BetaJSON
 
 /// `POST /api/v1/testers`.
 struct NewTesterBody: APIRequestBody {

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import BetaKit
 import BetaServer
+import BetaJSON
 
 /// `POST /api/v1/webhooks`.
 struct NewWebhookBody: APIRequestBody {

@@ -7,6 +7,7 @@ import AppleFormats
 import BetaKit
 import BetaServer
 import Mustache
+import BetaJSON
 
 extension BetaWebApplication {
     /// Releases: the upload form (with a progress bar when JavaScript runs), the list with download

@@ -7,6 +7,7 @@ import AppleFormats
 import BetaKit
 import BetaServer
 import Multipart
+import BetaJSON
 
 /// A refused upload: the status, one sentence for the sender, and how long to wait for a 429.
 struct IntakeRefusal: Error, Sendable {
@@ -22,6 +23,10 @@ struct IntakeRefusal: Error, Sendable {
 extension BetaWebApplication {
     /// The SDK endpoints, authenticated by ingest keys only: HockeySDK's two, KSCrash's standard
     /// sink and the raw one. (The rest of `/api/v1` is the admin API's, with its own auth.)
+    ///
+    /// They run on the event loop, which only streams the body to the spool: the key lookup,
+    /// multipart parsing, recognising formats, splitting KSCrash arrays and parsing HockeySDK XML
+    /// all run on the blocking pool (`EventLoopBudgetTests` checks the loop's share stays small).
     func addCrashRoutes(to router: inout Router) {
         let limits = configuration.crashes
         let multipart = RouteOptions(bodyLimit: limits.maxReportBytes * 2 + (1 << 20), execution: .eventLoop)
@@ -51,32 +56,43 @@ extension BetaWebApplication {
             return response
         }
         do {
-            let parts = try await multipartParts(request, stripsHockeyCRLF: false, fields: ["report": configuration.crashes.maxReportBytes],
-                                                 maxParts: configuration.crashes.maxFilesPerUpload + 4)
-            let description = parts.first { $0.name == "description" }?.text
-            var outcomes: [CrashUploadPage.Outcome] = []
-            var submissions: [(Int, CrashSubmission)] = []
-            let files = parts.filter { $0.name == "report" && (!$0.bytes.isEmpty || $0.head.filename?.isEmpty == false) }
-            guard !files.isEmpty else { return try page("No report was sent", [.init(name: "Report", text: "Choose a report file first (.ips, .crash or .txt).", ok: false)], status: .badRequest) }
-            guard files.count <= configuration.crashes.maxFilesPerUpload else {
-                throw IntakeRefusal(status: .contentTooLarge, message: "Send at most \(configuration.crashes.maxFilesPerUpload) reports at once.")
-            }
-            for part in files {
-                let name = part.head.filename.flatMap { $0.isEmpty ? nil : $0 } ?? "Report"
-                let bytes = part.bytes
-                guard !bytes.isEmpty else {
-                    outcomes.append(.init(name: name, text: "The file is empty.", ok: false))
-                    continue
+            let read = multipartReader(request, stripsHockeyCRLF: false, fields: ["report": configuration.crashes.maxReportBytes],
+                                       maxParts: configuration.crashes.maxFilesPerUpload + 4)
+            let maxFiles = configuration.crashes.maxFilesPerUpload
+            let testerID = context.tester.id
+            // Reading the form and recognising each file happen on the pool, never on the loop.
+            guard let sorted = try await pool.run({ () throws -> ([CrashUploadPage.Outcome], [(Int, CrashSubmission)])? in
+                let parts = try read()
+                let description = parts.first { $0.name == "description" }?.text
+                var outcomes: [CrashUploadPage.Outcome] = []
+                var submissions: [(Int, CrashSubmission)] = []
+                let files = parts.filter { $0.name == "report" && (!$0.bytes.isEmpty || $0.head.filename?.isEmpty == false) }
+                guard !files.isEmpty else { return nil }
+                guard files.count <= maxFiles else {
+                    throw IntakeRefusal(status: .contentTooLarge, message: "Send at most \(maxFiles) reports at once.")
                 }
-                let (accepted, evidence) = CrashStore.recognize(bytes)
-                guard accepted else {
-                    outcomes.append(.init(name: name, text: "Not a crash report (it looks like \(evidence)). Send the .ips or .crash file iOS wrote.", ok: false))
-                    continue
+                for part in files {
+                    let name = part.head.filename.flatMap { $0.isEmpty ? nil : $0 } ?? "Report"
+                    let bytes = part.bytes
+                    guard !bytes.isEmpty else {
+                        outcomes.append(.init(name: name, text: "The file is empty.", ok: false))
+                        continue
+                    }
+                    let (accepted, evidence) = CrashStore.recognize(bytes)
+                    guard accepted else {
+                        outcomes.append(.init(name: name, text: "Not a crash report (it looks like \(evidence)). Send the .ips or .crash file iOS wrote.", ok: false))
+                        continue
+                    }
+                    submissions.append((outcomes.count, CrashSubmission(bytes: bytes, source: .page, fileName: name, testerID: testerID,
+                                                                         description: description)))
+                    outcomes.append(.init(name: name, text: "", ok: true))
                 }
-                submissions.append((outcomes.count, CrashSubmission(bytes: bytes, source: .page, fileName: name, testerID: context.tester.id,
-                                                                     description: description)))
-                outcomes.append(.init(name: name, text: "", ok: true))
+                return (outcomes, submissions)
+            }) else {
+                return try page("No report was sent", [.init(name: "Report", text: "Choose a report file first (.ips, .crash or .txt).", ok: false)], status: .badRequest)
             }
+            var outcomes = sorted.0
+            let submissions = sorted.1
             if !submissions.isEmpty {
                 if let wait = crashes.limiter.take("tester:\(context.tester.id)", cost: submissions.count) {
                     let seconds = RateLimiter.retryAfterSeconds(wait)
@@ -111,10 +127,11 @@ extension BetaWebApplication {
     /// `POST /api/2/apps/<key>/crashes[/upload]`: answered 201 with a short body (HockeySDK counts an
     /// empty body as a failure and sends the report again).
     func hockeyAppCrash(_ request: Request, form: HockeyForm) async -> Response {
-        await answer(request, success: .created, body: { _ in Array("Crash report received.\n".utf8) }) { key in
-            let parts = try await multipartParts(request, stripsHockeyCRLF: true,
-                                                 fields: ["xml": configuration.crashes.maxReportBytes * 2, "log": configuration.crashes.maxReportBytes],
-                                                 maxParts: 16)
+        let read = multipartReader(request, stripsHockeyCRLF: true,
+                                   fields: ["xml": configuration.crashes.maxReportBytes * 2, "log": configuration.crashes.maxReportBytes],
+                                   maxParts: 16)
+        return await answer(request, success: .created, body: { _ in Array("Crash report received.\n".utf8) }) { key in
+            let parts = try read()
             func part(_ name: String) -> FormPart? { parts.first { $0.name == name } }
             func text(_ name: String) -> String? { part(name)?.text }
             var submissions: [CrashSubmission] = []
@@ -140,8 +157,9 @@ extension BetaWebApplication {
 
     /// `POST /api/kscrash/<key>`: KSCrash's standard sink, a `reports` part holding a JSON array.
     func kscrashReports(_ request: Request) async -> Response {
-        await answer(request, success: .ok, body: { receipts in Self.receiptsJSON(receipts) }) { key in
-            let parts = try await multipartParts(request, stripsHockeyCRLF: false, fields: ["reports": configuration.crashes.maxReportBytes * 4], maxParts: 8)
+        let read = multipartReader(request, stripsHockeyCRLF: false, fields: ["reports": configuration.crashes.maxReportBytes * 4], maxParts: 8)
+        return await answer(request, success: .ok, body: { receipts in Self.receiptsJSON(receipts) }) { key in
+            let parts = try read()
             guard let part = parts.first(where: { $0.name == "reports" }) else {
                 throw IntakeRefusal(status: .badRequest, message: "the upload has no reports part; KSCrash's standard sink sends a JSON array of reports there")
             }
@@ -159,14 +177,14 @@ extension BetaWebApplication {
     /// `POST /api/v1/crashes?key=<key>`: the report as the body; 202 with its receipt. Errors are
     /// RFC 9457 problems, as everywhere under `/api/v1`.
     func rawCrash(_ request: Request, requestID: String) async -> Response {
-        await answer(request, success: .init(code: 202), problems: requestID, body: { receipts in Self.receiptsJSON(receipts, single: true) }) { key in
+        let limit = configuration.crashes.maxReportBytes
+        return await answer(request, success: .init(code: 202), problems: requestID, body: { receipts in Self.receiptsJSON(receipts, single: true) }) { key in
             let bytes: [UInt8]
             switch request.body {
             case .empty: bytes = []
             case .bytes(let body): bytes = body
             case .file(let file):
-                let limit = configuration.crashes.maxReportBytes
-                bytes = try await pool.run { try file.readAll() }
+                bytes = try file.readAll()
                 guard Int64(bytes.count) <= limit else { throw CrashError.tooLarge(size: Int64(bytes.count), limit: limit) }
             }
             return [CrashSubmission(bytes: bytes, source: .raw, fileName: request.queryValue("name"), keyID: key.id,
@@ -178,8 +196,9 @@ extension BetaWebApplication {
     /// Runs an SDK upload: checks the key, reads the submissions, refuses what is not a report,
     /// applies the key's rate limit, stores durably and answers. Errors become plain-text answers.
     /// With `problems` (the request id), errors are problem+json for the API; else plain text for SDKs.
+    /// `read` and every check of the bytes run on the blocking pool; the loop only waits.
     private func answer(_ request: Request, success: HTTPStatus, problems: String? = nil, body: @escaping @Sendable ([CrashReceipt]) -> [UInt8],
-                        _ read: @Sendable (CrashKey) async throws -> [CrashSubmission]) async -> Response {
+                        _ read: @escaping @Sendable (CrashKey) throws -> [CrashSubmission]) async -> Response {
         func plain(_ status: HTTPStatus, _ message: String, retryAfter: Int? = nil) -> Response {
             guard let requestID = problems else { return Self.plain(status, message, retryAfter: retryAfter) }
             let kind: APIProblem.Kind = switch status.code {
@@ -199,25 +218,28 @@ extension BetaWebApplication {
         do {
             let presented = request.parameters["key"] ?? request.queryValue("key") ?? ""
             let store = crashes.store
-            guard !presented.isEmpty, let key = try await pool.run({ try store.activeKey(presented) }) else {
-                throw IntakeRefusal(status: .notFound, message: "unknown or revoked ingest key; create one with `betactl crash-key create BUNDLE_ID`")
-            }
-            let submissions = try await read(key)
-            guard !submissions.isEmpty else { throw IntakeRefusal(status: .badRequest, message: "the upload holds no report") }
-            for submission in submissions {
-                guard Int64(submission.bytes.count) <= configuration.crashes.maxReportBytes else {
-                    throw CrashError.tooLarge(size: Int64(submission.bytes.count), limit: configuration.crashes.maxReportBytes)
+            let maxBytes = configuration.crashes.maxReportBytes
+            let (key, submissions) = try await pool.run { () throws -> (CrashKey, [CrashSubmission]) in
+                guard !presented.isEmpty, let key = try store.activeKey(presented) else {
+                    throw IntakeRefusal(status: .notFound, message: "unknown or revoked ingest key; create one with `betactl crash-key create BUNDLE_ID`")
                 }
-                guard !submission.bytes.isEmpty else { throw CrashError.empty(name: submission.fileName ?? "the report") }
-                let (accepted, evidence) = CrashStore.recognize(submission.bytes)
-                guard accepted else { throw CrashError.notAReport(name: submission.fileName ?? "the report", evidence: evidence) }
+                let submissions = try read(key)
+                guard !submissions.isEmpty else { throw IntakeRefusal(status: .badRequest, message: "the upload holds no report") }
+                for submission in submissions {
+                    guard Int64(submission.bytes.count) <= maxBytes else { throw CrashError.tooLarge(size: Int64(submission.bytes.count), limit: maxBytes) }
+                    guard !submission.bytes.isEmpty else { throw CrashError.empty(name: submission.fileName ?? "the report") }
+                    let (accepted, evidence) = CrashStore.recognize(submission.bytes)
+                    guard accepted else { throw CrashError.notAReport(name: submission.fileName ?? "the report", evidence: evidence) }
+                }
+                return (key, submissions)
             }
             if let wait = crashes.takeKeyAllowance(keyID: key.id, address: request.clientAddress, cost: submissions.count) {
                 let seconds = RateLimiter.retryAfterSeconds(wait)
                 throw IntakeRefusal(status: IntakeRefusal.tooManyRequests, message: "too many reports with this key from your address; wait \(seconds) seconds", retryAfter: seconds)
             }
             let receipts = try await crashes.submit(submissions)
-            var response = Response(status: success, body: .bytes(body(receipts)))
+            let answer = try await pool.run { body(receipts) }
+            var response = Response(status: success, body: .bytes(answer))
             response.headers.set("Content-Type", success == .created ? "text/plain; charset=utf-8" : "application/json")
             response.headers.set("Cache-Control", "no-store")
             return response
@@ -269,19 +291,21 @@ extension BetaWebApplication {
         var text: String? { bytes.isEmpty ? nil : String(validating: bytes, as: UTF8.self) }
     }
 
-    /// Parses a multipart body on the blocking pool (large parts pass through a spool file in the
-    /// home's tmp/) and reads every part. Malformed bodies are 400, bodies over a limit 413.
-    func multipartParts(_ request: Request, stripsHockeyCRLF: Bool, fields: [String: Int64], maxParts: Int) async throws -> [FormPart] {
-        let boundary: MultipartBoundary
-        do { boundary = try MultipartBoundary(contentType: request.headers["Content-Type"] ?? "") } catch {
-            throw IntakeRefusal(status: IntakeRefusal.unsupportedMediaType, message: error.description)
-        }
+    /// A reader of a multipart body, to call on the blocking pool (large parts pass through a
+    /// spool file in the home's tmp/): every part read into memory. The boundary is checked when
+    /// the reader runs: a missing one is 415, malformed bodies 400, bodies over a limit 413.
+    func multipartReader(_ request: Request, stripsHockeyCRLF: Bool, fields: [String: Int64], maxParts: Int) -> @Sendable () throws -> [FormPart] {
+        let contentType = request.headers["Content-Type"] ?? ""
         let limits = MultipartLimits(maxParts: maxParts, headerBytesPerPart: 8 * 1024, bytesPerPart: 64 * 1024, bytesPerField: fields,
                                      totalBytes: fields.values.reduce(0, +) + (1 << 20))
         let spool = home.temporaryPath
         let body = request.body
-        do {
-            return try await pool.run {
+        return {
+            let boundary: MultipartBoundary
+            do { boundary = try MultipartBoundary(contentType: contentType) } catch let error as MultipartError {
+                throw IntakeRefusal(status: IntakeRefusal.unsupportedMediaType, message: error.description)
+            }
+            do {
                 var parser = MultipartParser(boundary: boundary, limits: limits, spoolDirectory: spool, memoryThreshold: 1 << 20,
                                              stripsCRLFBeforeCloseDelimiter: stripsHockeyCRLF)
                 let parts: [MultipartPart<MultipartValue>]
@@ -291,12 +315,12 @@ extension BetaWebApplication {
                 case .file(let file): parts = try parser.parseFile(atPath: file.path)
                 }
                 return try parts.map { part throws(MultipartError) in FormPart(head: part.head, bytes: try part.value.readAll()) }
-            }
-        } catch let error as MultipartError {
-            switch error.category {
-            case .limitExceeded: throw IntakeRefusal(status: .contentTooLarge, message: error.description)
-            case .malformed: throw IntakeRefusal(status: .badRequest, message: error.description)
-            case .storage, .caller: throw error
+            } catch let error as MultipartError {
+                switch error.category {
+                case .limitExceeded: throw IntakeRefusal(status: .contentTooLarge, message: error.description)
+                case .malformed: throw IntakeRefusal(status: .badRequest, message: error.description)
+                case .storage, .caller: throw error
+                }
             }
         }
     }

@@ -1,5 +1,5 @@
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl add-crash FILE...`: stores crash reports that arrived another way (mail, say) and
 /// processes them at once.

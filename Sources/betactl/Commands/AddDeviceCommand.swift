@@ -1,6 +1,6 @@
 import AppleFormats
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl add-device`: registers a device to a tester, within Apple's limits.
 enum AddDeviceCommand: BetactlCommand {

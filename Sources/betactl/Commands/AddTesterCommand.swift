@@ -1,6 +1,6 @@
 import AppleFormats
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl add-tester`: creates a tester with a secret page URL.
 enum AddTesterCommand: BetactlCommand {

@@ -1,6 +1,5 @@
 import AppleFormats
 import BetaKit
-import BetaWeb
 
 /// `betactl apple ACTION`: provisioning through the App Store Connect API.
 enum AppleCommand: BetactlCommand {

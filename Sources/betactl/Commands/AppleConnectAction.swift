@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl apple connect --key FILE --key-id ID --issuer-id UUID`.
 enum AppleConnectAction {

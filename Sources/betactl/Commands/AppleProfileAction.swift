@@ -1,5 +1,5 @@
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl apple profile BUNDLE_ID [--certificate SERIAL] [--json]`.
 enum AppleProfileAction {

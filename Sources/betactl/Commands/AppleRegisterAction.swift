@@ -1,6 +1,6 @@
 import AppleFormats
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl apple register [UDID... | --approved] [--json]`.
 enum AppleRegisterAction {

@@ -1,5 +1,5 @@
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl apple sync [--json]`.
 enum AppleSyncAction {

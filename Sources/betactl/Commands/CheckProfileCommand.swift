@@ -1,6 +1,6 @@
 import AppleFormats
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl check-profile [UUID|NAME]`: compares a profile with the roster and the calendar.
 enum CheckProfileCommand: BetactlCommand {

@@ -5,7 +5,6 @@ import Foundation
 #endif
 import AppleFormats
 import BetaKit
-import BetaWeb
 
 /// `betactl check-signature PATH [--json]`: verifies a build's code signature as iOS does on install.
 enum CheckSignatureCommand: BetactlCommand {

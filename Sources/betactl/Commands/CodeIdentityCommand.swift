@@ -1,6 +1,5 @@
 import AppleFormats
 import BetaKit
-import BetaWeb
 import CryptoCMS
 
 /// `betactl code-identity`: the Apple distribution certificate and key `resign` signs builds with.

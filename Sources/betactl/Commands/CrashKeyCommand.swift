@@ -1,5 +1,5 @@
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl crash-key create BUNDLE_ID | list | revoke KEY`: apps' write-only ingest keys.
 enum CrashKeyCommand: BetactlCommand {

@@ -1,5 +1,5 @@
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl crashes`: crash reports, newest first.
 enum CrashesCommand: BetactlCommand {

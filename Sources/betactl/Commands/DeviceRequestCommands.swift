@@ -1,6 +1,6 @@
 import AppleFormats
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl requests`: the devices that enrolled themselves and wait for approval.
 enum RequestsCommand: BetactlCommand {

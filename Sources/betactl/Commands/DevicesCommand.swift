@@ -1,6 +1,6 @@
 import AppleFormats
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl devices`: slot usage per family and every registered device.
 enum DevicesCommand: BetactlCommand {

@@ -1,6 +1,6 @@
 import AppleFormats
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl profiles`: lists imported profiles.
 enum ProfilesCommand: BetactlCommand {

@@ -5,7 +5,7 @@ import Foundation
 #endif
 import AppleFormats
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl release PATH`: validates a build and publishes it with its symbols.
 enum ReleaseCommand: BetactlCommand {

@@ -1,6 +1,6 @@
 import AppleFormats
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl releases`: every release, newest first.
 enum ReleasesCommand: BetactlCommand {

@@ -1,6 +1,6 @@
 import AppleFormats
 import BetaKit
-import BetaWeb
+import BetaJSON
 import CryptoCMS
 
 /// `betactl resign RELEASE --profile P`: re-signs a released build with another profile and publishes it.

@@ -1,6 +1,6 @@
 import AppleFormats
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl show-crash ID`: one report, symbolicated in Apple's layout, or as stored.
 enum ShowCrashCommand: BetactlCommand {

@@ -1,5 +1,5 @@
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl show-tester`: one tester's details, page URL and devices.
 enum ShowTesterCommand: BetactlCommand {

@@ -1,6 +1,6 @@
 import AppleFormats
 import BetaKit
-import BetaWeb
+import BetaJSON
 import CryptoCMS
 
 /// `betactl signing-identity`: the certificate and key enrolment profiles are signed with.

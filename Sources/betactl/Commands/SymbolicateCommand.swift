@@ -10,7 +10,7 @@ import BetaKit
 enum SymbolicateCommand: SynchronousCommand {
     static let spec = CommandSpec(
         name: "symbolicate", summary: "Symbolicate a crash report (.crash, .ips or KSCrash JSON) with given, found or archived dSYMs.",
-        arguments: [ArgumentSpec(name: "REPORT", help: "A crash report: .crash text, .ips JSON, an iOS 14 .ips, or KSCrash/SentryCrash JSON. Several may be given.",
+        arguments: [ArgumentSpec(name: "REPORT", help: "A crash report: .crash text, .ips JSON, an iOS 14 .ips, KSCrash/SentryCrash JSON, or a HockeySDK upload (its first crash). Several may be given.",
                                  isRepeated: true)],
         options: [
             .repeated("--dsym", "PATH", "A .dSYM bundle, a folder containing dSYMs, or a DWARF file."),
@@ -96,7 +96,7 @@ enum SymbolicateCommand: SynchronousCommand {
                 report = try readReport(try FileIO.readFile(path, limit: maxReportSize))
             } catch {
                 // File errors name the path already; a parse error is given it.
-                let failure: any Error = error is CrashReportError || error is KSCrashReportError
+                let failure: any Error = error is CrashReportDocumentError
                     ? CommandFailure(description: "\(path): \(error)", category: .invalidInput) : error
                 guard several else { throw failure }
                 invocation.console.writeError(invocation.errorStyle.red("error:") + " \(failure)\n")
@@ -142,14 +142,9 @@ enum SymbolicateCommand: SynchronousCommand {
         }
     }
 
-    /// An Apple report, or a KSCrash/SentryCrash JSON report converted to the same model.
-    static func readReport(_ bytes: [UInt8]) throws -> CrashReport {
-        do {
-            return try CrashReport(bytes: bytes)
-        } catch {
-            guard FileRecognizer.recognize(bytes).kind == .kscrashReport else { throw error }
-            return try KSCrashReport(bytes: bytes).crashReport()
-        }
+    /// An Apple report, or a KSCrash/SentryCrash report or HockeySDK upload converted to the same model.
+    static func readReport(_ bytes: [UInt8]) throws(CrashReportDocumentError) -> CrashReport {
+        try CrashReportDocument(bytes: bytes).crashReport()
     }
 
     private final class KeepUntilExit {

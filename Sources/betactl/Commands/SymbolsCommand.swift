@@ -1,6 +1,6 @@
 import AppleFormats
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl symbols`: archived symbols and executables still lacking them.
 enum SymbolsCommand: BetactlCommand {

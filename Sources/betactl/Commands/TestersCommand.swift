@@ -1,5 +1,5 @@
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl testers`: lists current testers.
 enum TestersCommand: BetactlCommand {

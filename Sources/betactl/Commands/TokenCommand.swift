@@ -1,5 +1,5 @@
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl token create|list|revoke`: API tokens for CI and the dashboard.
 enum TokenCommand: BetactlCommand {

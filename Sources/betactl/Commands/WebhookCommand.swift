@@ -1,5 +1,5 @@
 import BetaKit
-import BetaWeb
+import BetaJSON
 
 /// `betactl webhook add|list|remove|test|deliveries`: endpoints told when something happens.
 enum WebhookCommand: BetactlCommand {

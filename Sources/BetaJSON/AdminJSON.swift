@@ -23,6 +23,16 @@ public enum AdminJSON {
         public var lastUsed: String?
         /// When it was revoked (ISO 8601).
         public var revoked: String?
+
+        /// Creates the shape from its fields.
+        public init(id: Int64, name: String, scope: String, created: String, lastUsed: String? = nil, revoked: String? = nil) {
+            self.id = id
+            self.name = name
+            self.scope = scope
+            self.created = created
+            self.lastUsed = lastUsed
+            self.revoked = revoked
+        }
     }
 
     /// A token just created, with the secret shown this once.
@@ -31,6 +41,12 @@ public enum AdminJSON {
         public var token: TokenJSON
         /// The secret to send as `Authorization: Bearer <secret>`.
         public var secret: String
+
+        /// Creates the shape from its fields.
+        public init(token: TokenJSON, secret: String) {
+            self.token = token
+            self.secret = secret
+        }
     }
 
     /// What `token list --json` prints.
@@ -39,6 +55,12 @@ public enum AdminJSON {
         public var tokens: [TokenJSON]
         /// The next page's cursor (API only).
         public var nextCursor: String?
+
+        /// Creates the shape from its fields.
+        public init(tokens: [TokenJSON], nextCursor: String? = nil) {
+            self.tokens = tokens
+            self.nextCursor = nextCursor
+        }
     }
 
     /// The home's settings.
@@ -57,6 +79,17 @@ public enum AdminJSON {
         public var created: String
         /// The membership year slots are counted in now.
         public var membershipYear: RosterJSON.MembershipYearJSON
+
+        /// Creates the shape from its fields.
+        public init(teamId: String? = nil, membershipRenewal: String? = nil, publicURL: String, brandName: String, brandColor: String, created: String, membershipYear: RosterJSON.MembershipYearJSON) {
+            self.teamId = teamId
+            self.membershipRenewal = membershipRenewal
+            self.publicURL = publicURL
+            self.brandName = brandName
+            self.brandColor = brandColor
+            self.created = created
+            self.membershipYear = membershipYear
+        }
     }
 
     /// One page of testers.
@@ -65,6 +98,12 @@ public enum AdminJSON {
         public var testers: [RosterJSON.TesterJSON]
         /// The next page's cursor; absent on the last page.
         public var nextCursor: String?
+
+        /// Creates the shape from its fields.
+        public init(testers: [RosterJSON.TesterJSON], nextCursor: String? = nil) {
+            self.testers = testers
+            self.nextCursor = nextCursor
+        }
     }
 
     /// One page of devices, with the slot usage of every family.
@@ -80,6 +119,15 @@ public enum AdminJSON {
         public var profile: ArchiveJSON.ProfileJSON?
         /// The next page's cursor; absent on the last page.
         public var nextCursor: String?
+
+        /// Creates the shape from its fields.
+        public init(devices: [RosterJSON.DeviceJSON], usage: [String: RosterJSON.UsageJSON], membershipYear: RosterJSON.MembershipYearJSON, profile: ArchiveJSON.ProfileJSON? = nil, nextCursor: String? = nil) {
+            self.devices = devices
+            self.usage = usage
+            self.membershipYear = membershipYear
+            self.profile = profile
+            self.nextCursor = nextCursor
+        }
     }
 
     /// One page of profiles.
@@ -88,6 +136,12 @@ public enum AdminJSON {
         public var profiles: [ArchiveJSON.ProfileJSON]
         /// The next page's cursor; absent on the last page.
         public var nextCursor: String?
+
+        /// Creates the shape from its fields.
+        public init(profiles: [ArchiveJSON.ProfileJSON], nextCursor: String? = nil) {
+            self.profiles = profiles
+            self.nextCursor = nextCursor
+        }
     }
 
     /// A profile stored by an upload.
@@ -96,6 +150,12 @@ public enum AdminJSON {
         public var profile: ArchiveJSON.ProfileJSON
         /// False when a profile with its UUID was already imported and was replaced.
         public var isNew: Bool
+
+        /// Creates the shape from its fields.
+        public init(profile: ArchiveJSON.ProfileJSON, isNew: Bool) {
+            self.profile = profile
+            self.isNew = isNew
+        }
     }
 
     /// One page of releases.
@@ -104,6 +164,12 @@ public enum AdminJSON {
         public var releases: [ArchiveJSON.ReleaseJSON]
         /// The next page's cursor; absent on the last page.
         public var nextCursor: String?
+
+        /// Creates the shape from its fields.
+        public init(releases: [ArchiveJSON.ReleaseJSON], nextCursor: String? = nil) {
+            self.releases = releases
+            self.nextCursor = nextCursor
+        }
     }
 
     /// One tester's page for a release.
@@ -114,6 +180,13 @@ public enum AdminJSON {
         public var tester: String
         /// The release's page under the tester's secret link, where the Install button is.
         public var url: String
+
+        /// Creates the shape from its fields.
+        public init(testerId: Int64, tester: String, url: String) {
+            self.testerId = testerId
+            self.tester = tester
+            self.url = url
+        }
     }
 
     /// What `POST /api/v1/releases` answers.
@@ -130,6 +203,16 @@ public enum AdminJSON {
         public var addedSymbols: Int
         /// The earlier release of the same package, when `again` published it once more.
         public var earlierRelease: Int64?
+
+        /// Creates the shape from its fields.
+        public init(release: ArchiveJSON.ReleaseJSON, installPages: [InstallPageJSON], dashboard: String, warnings: [String], addedSymbols: Int, earlierRelease: Int64? = nil) {
+            self.release = release
+            self.installPages = installPages
+            self.dashboard = dashboard
+            self.warnings = warnings
+            self.addedSymbols = addedSymbols
+            self.earlierRelease = earlierRelease
+        }
     }
 
     /// One page of archived symbols.
@@ -138,6 +221,12 @@ public enum AdminJSON {
         public var symbols: [ArchiveJSON.SymbolJSON]
         /// The next page's cursor; absent on the last page.
         public var nextCursor: String?
+
+        /// Creates the shape from its fields.
+        public init(symbols: [ArchiveJSON.SymbolJSON], nextCursor: String? = nil) {
+            self.symbols = symbols
+            self.nextCursor = nextCursor
+        }
     }
 
     /// One page of release executables without symbols.
@@ -146,6 +235,12 @@ public enum AdminJSON {
         public var missing: [ArchiveJSON.MissingSymbolJSON]
         /// The next page's cursor; absent on the last page.
         public var nextCursor: String?
+
+        /// Creates the shape from its fields.
+        public init(missing: [ArchiveJSON.MissingSymbolJSON], nextCursor: String? = nil) {
+            self.missing = missing
+            self.nextCursor = nextCursor
+        }
     }
 
     /// A symbol slice named by UUID and architecture.
@@ -154,6 +249,12 @@ public enum AdminJSON {
         public var uuid: String
         /// The architecture.
         public var arch: String
+
+        /// Creates the shape from its fields.
+        public init(uuid: String, arch: String) {
+            self.uuid = uuid
+            self.arch = arch
+        }
     }
 
     /// What an upload of dSYMs did.
@@ -166,6 +267,14 @@ public enum AdminJSON {
         public var replaced: [SymbolKeyJSON]
         /// Releases with an executable among the added or replaced slices.
         public var releases: [Int64]
+
+        /// Creates the shape from its fields.
+        public init(added: [SymbolKeyJSON], alreadyPresent: [SymbolKeyJSON], replaced: [SymbolKeyJSON], releases: [Int64]) {
+            self.added = added
+            self.alreadyPresent = alreadyPresent
+            self.replaced = replaced
+            self.releases = releases
+        }
     }
 
     /// The JSON of a token.
