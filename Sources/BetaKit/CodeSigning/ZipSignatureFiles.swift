@@ -7,7 +7,7 @@ import AppleFormats
 
 /// The entries of a zipped input (.ipa, zipped .xcarchive), for signature verification. Small
 /// entries are inflated in memory; large ones (executables) are extracted to the work
-/// directory, mapped, and removed after use.
+/// directory, mapped, and removed after use; resources are hashed as they inflate (`withChunks`).
 struct ZipSignatureFiles: CodeSignatureFileAccess {
     let archive: ZipArchive
     let workDirectory: String
@@ -55,5 +55,13 @@ struct ZipSignatureFiles: CodeSignatureFileAccess {
         }
         let mapped = try MappedFile(path: target)
         return try mapped.withBytes { bytes in try body(bytes) }
+    }
+
+    /// Inflates the entry chunk by chunk (CRC-checked), holding no more than a chunk.
+    func withChunks(of path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard let entry = byName[path], case .file = entries[path] else {
+            throw ZipError.malformed("\"\(path)\" is not a file in the archive")
+        }
+        try archive.extract(entry) { chunk in try body(chunk) }
     }
 }
