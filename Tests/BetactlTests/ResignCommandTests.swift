@@ -112,6 +112,22 @@ struct ResignCommandTests {
             #expect(entry.isSymbolicLink, "\(path)")
             #expect(String(decoding: try archive.contents(of: entry), as: UTF8.self) == target)
         }
+        // Only executables, CodeResources and profiles were written anew; every other entry was
+        // copied as the original package stores it, still compressed.
+        let originalArchive = try ZipArchive(source: try FileByteSource(path: try Self.packagePath(cli, release: 1)))
+        let rewritten: Set<String> = ["App", "Frameworks/Kit.framework/Kit", "Frameworks/libExtra.dylib", "PlugIns/Ext.appex/Ext", "Watch/Watch.app/Watch"]
+        for entry in originalArchive.entries where !entry.isDirectory {
+            let relative = String(entry.name.dropFirst("Payload/App.app/".count))
+            let copy = try #require(archive.entry(named: entry.name), "\(entry.name)")
+            var before: [UInt8] = [], after: [UInt8] = []
+            try originalArchive.rawData(of: entry) { before.append(contentsOf: $0) }
+            try archive.rawData(of: copy) { after.append(contentsOf: $0) }
+            if rewritten.contains(relative) {
+                #expect(after != before, "\(entry.name) was signed again")
+            } else if !relative.hasSuffix("_CodeSignature/CodeResources") && !relative.hasSuffix("embedded.mobileprovision") {
+                #expect(after == before && copy.crc32 == entry.crc32 && copy.unixMode == entry.unixMode, "\(entry.name) was copied as stored")
+            }
+        }
         let unzip = try runToolNow("unzip", ["-q", package, "-d", dir.child("resigned")])
         #expect(unzip.status == 0, "\(unzip.error)")
         let resigned = dir.child("resigned/Payload/App.app")

@@ -9,6 +9,9 @@ public protocol CodeSignatureFileAccess {
     /// Calls `body` with the contents of the regular file at `path` in consecutive chunks, so a
     /// large resource is hashed without being held whole (by default, one chunk: `withContents`).
     func withChunks(of path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws
+    /// The SHA-256 of the regular file at `path` when the caller already computed it from the same
+    /// bytes (a package just written from files it hashed), so it is not read again; nil by default.
+    func knownSHA256(of path: String) -> [UInt8]?
 }
 
 /// One entry of a `CodeSignatureFileAccess`.
@@ -37,6 +40,9 @@ public enum CodeSignatureFileEntry: Sendable, Equatable {
 }
 
 extension CodeSignatureFileAccess {
+    /// Nothing is known: every file is read and hashed.
+    public func knownSHA256(of path: String) -> [UInt8]? { nil }
+
     /// The whole file as one chunk.
     public func withChunks(of path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         try withContents(of: path) { try body($0) }

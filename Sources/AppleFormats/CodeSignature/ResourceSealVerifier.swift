@@ -89,7 +89,9 @@ struct ResourceSealVerifier<Files: CodeSignatureFileAccess> {
             return
         }
         var matches = false
-        if let sha256 {
+        if let sha256, let known = files.knownSHA256(of: path) {
+            matches = known == sha256
+        } else if let sha256 {
             var hasher = SHA256()
             if (try? files.withChunks(of: path) { hasher.update($0) }) != nil { matches = hasher.finalize().bytes == sha256 }
         } else if let sha1 {

@@ -51,6 +51,7 @@ extension Archive {
         var request = ReleaseRequest(path: ipa, notes: notes ?? original.notes, groups: original.groups,
                                      policy: ReleasePolicy(allowMissingSymbols: true))
         request.movesInput = true
+        request.knownResourceSHA256 = workspace.unchangedSHA256
         let result = try self.release(request, devices: devices, now: now)
         try home.store.write { db in
             try db.query("INSERT INTO release_resigns (release_id, resigned_from) VALUES (?, ?)", [.integer(result.release.id), .integer(releaseID)])

@@ -12,11 +12,17 @@ protocol SigningWorkspace: AnyObject, CodeSignatureFileAccess {
     /// Replaces the entry at `path` (a file or a link) with a regular file holding `bytes`, or
     /// creates it.
     func write(_ bytes: [UInt8], to path: String) throws
+    /// The SHA-1 and SHA-256 of the regular file at `path`, hashed chunk by chunk.
+    func digests(of path: String) throws -> (sha1: [UInt8], sha256: [UInt8])
 }
 
 extension SigningWorkspace {
     /// The SHA-1 and SHA-256 of the regular file at `path`, hashed chunk by chunk.
     func digests(of path: String) throws -> (sha1: [UInt8], sha256: [UInt8]) {
+        try streamedDigests(of: path)
+    }
+
+    func streamedDigests(of path: String) throws -> (sha1: [UInt8], sha256: [UInt8]) {
         var sha1 = SHA1(), sha256 = SHA256()
         try withChunks(of: path) { chunk in
             sha1.update(chunk)

@@ -18,6 +18,8 @@ final class ZipSigningWorkspace: SigningWorkspace {
     /// Rewritten files: their path in the archive and where their bytes are.
     private var rewritten: [String: String] = [:]
     private var rewrittenOrder: [String] = []
+    /// The SHA-256 of every original entry hashed while signing (inflated, so CRC-checked).
+    private var hashed: [String: [UInt8]] = [:]
 
     init(archive: ZipArchive, scratch: String) {
         self.archive = archive
@@ -37,6 +39,19 @@ final class ZipSigningWorkspace: SigningWorkspace {
     func withChunks(of path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         if let file = rewritten[path] { return try MappedFile(path: file).withBytes { try body($0) } }
         try original.withChunks(of: path, body)
+    }
+
+    func digests(of path: String) throws -> (sha1: [UInt8], sha256: [UInt8]) {
+        let digests = try streamedDigests(of: path)
+        if rewritten[path] == nil { hashed[path] = digests.sha256 }
+        return digests
+    }
+
+    /// The SHA-256s of the entries hashed while signing and copied unchanged into the new package,
+    /// for its verification (`ReleaseRequest.knownResourceSHA256`): the same compressed bytes, so
+    /// the same contents.
+    var unchangedSHA256: [String: [UInt8]] {
+        hashed.filter { rewritten[$0.key] == nil && !$0.key.hasPrefix("__MACOSX/") }
     }
 
     func write(_ bytes: [UInt8], to path: String) throws {

@@ -108,6 +108,35 @@ struct ResourceSealTests {
             .contains("make it a relative link to a file inside the bundle"))
     }
 
+    /// A bundle whose SHA-256s the caller already knows; reading a file with a known hash fails.
+    struct KnownFiles: CodeSignatureFileAccess {
+        var files: MemoryFiles
+        var known: [String: [UInt8]]
+        var entries: [String: CodeSignatureFileEntry] { files.entries }
+        func withContents<R>(of path: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+            guard known[path] == nil else { throw CodeSignatureError.malformed("\(path) was read although its hash is known") }
+            return try files.withContents(of: path, body)
+        }
+        func knownSHA256(of path: String) -> [UInt8]? { known[path] }
+    }
+
+    @Test("A known SHA-256 stands for the file: the seal is checked against it without reading the file, and a wrong one is refused")
+    func knownHashesAreUsed() throws {
+        let bundle = try Self.sealed()
+        let right = SHA256.hash(Array("{}".utf8)).bytes
+        func problems(_ known: [String: [UInt8]]) throws -> [CodeSignatureProblem] {
+            var problems: [CodeSignatureProblem] = []
+            ResourceSealVerifier(root: "App.app", executableName: "App", nested: ["Frameworks/Kit.framework": [Self.nestedHash]],
+                                 files: KnownFiles(files: bundle, known: known))
+                .verify(try #require(bundle.files["App.app/_CodeSignature/CodeResources"]), resourcesPath: "App.app/_CodeSignature/CodeResources",
+                        into: &problems)
+            return problems
+        }
+        #expect(try problems(["App.app/data.json": right]) == [])
+        #expect(try problems(["App.app/data.json": [UInt8](repeating: 0, count: 32)])
+            == [CodeSignatureProblem(path: "App.app/data.json", cause: .resourceChanged)])
+    }
+
     @Test("A file sealed by its streamed hashes is sealed exactly as one sealed by its bytes")
     func digestsSealLikeBytes() throws {
         let bytes = (0 ..< 70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
