@@ -113,7 +113,7 @@ public struct ArtifactIngestor: Sendable {
             files.onRead = { path in zip.markVerified(path) }
             files.knownSHA256 = knownResourceSHA256
             for path in knownResourceSHA256.keys { zip.markVerified(path) }
-            return CodeSignatureChecker.verify(root: root, files: files)
+            return CodeSignatureChecker.verify(root: root, files: files.prehashed(under: root))
         }
         if let directory = source as? DirectoryBundleSource {
             return CodeSignatureChecker.verify(root: root, files: try DirectorySignatureFiles(path: directory.root))
