@@ -30,6 +30,8 @@ public struct CodeSignatureProblem: Sendable, Equatable, CustomStringConvertible
         case resourceAdded
         /// A sealed symbolic link points somewhere else, or is no longer a link.
         case symbolicLinkChanged(expected: String)
+        /// A symbolic link points outside its bundle (an absolute path, or `..` past the root).
+        case symbolicLinkOutsideBundle(target: String)
         /// Nested code's CDHash is not the one its parent bundle sealed.
         case nestedCodeChanged
         /// The bundle has no `_CodeSignature/CodeResources`.
@@ -89,6 +91,8 @@ public struct CodeSignatureProblem: Sendable, Equatable, CustomStringConvertible
             return "\(path) was added after signing, so the bundle's signature does not seal it: remove it or \(Self.reexport)"
         case let .symbolicLinkChanged(expected):
             return "\(path) changed after signing (it was a symbolic link to \"\(expected)\"): \(Self.reexport)"
+        case let .symbolicLinkOutsideBundle(target):
+            return "\(path) is a symbolic link to \"\(target)\", outside its bundle, which iOS refuses: make it a relative link to a file inside the bundle (or copy the file in) and \(Self.reexport)"
         case .nestedCodeChanged:
             return "\(path) changed after signing (its CDHash is not the one the enclosing bundle sealed): \(Self.reexport)"
         case .resourcesNotSealed:

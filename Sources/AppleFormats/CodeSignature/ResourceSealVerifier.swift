@@ -25,6 +25,15 @@ struct ResourceSealVerifier<Files: CodeSignatureFileAccess> {
         }
         // Added files: anything the rules would seal that the seal does not list.
         let nestedRoots = nested.keys.map { $0 + "/" }
+        // Links leading out of the bundle, which codesign refuses to seal (nested code checks its own).
+        for (path, entry) in files.entries.sorted(by: { $0.key < $1.key }) where path.hasPrefix(prefix) {
+            guard case let .symbolicLink(target) = entry else { continue }
+            let relative = String(path.dropFirst(prefix.count))
+            if nestedRoots.contains(where: { relative.hasPrefix($0) }) { continue }
+            if !CodeSignatureFileEntry.linkStaysInside(link: relative, target: target) {
+                problems.append(CodeSignatureProblem(path: path, cause: .symbolicLinkOutsideBundle(target: target)))
+            }
+        }
         for path in files.entries.keys.sorted() where path.hasPrefix(prefix) {
             let relative = String(path.dropFirst(prefix.count))
             if relative == executableName || relative.hasPrefix("_CodeSignature/") || sealed[relative] != nil { continue }
@@ -79,10 +88,16 @@ struct ResourceSealVerifier<Files: CodeSignatureFileAccess> {
             problems.append(CodeSignatureProblem(path: path, cause: .malformed("its seal in CodeResources has no hash")))
             return
         }
-        let matches = (try? files.withContents(of: path) { bytes -> Bool in
-            if let sha256 { return SHA256.hash(bytes).bytes == sha256 }
-            return SHA1.hash(bytes).bytes == sha1
-        }) ?? false
+        var matches = false
+        if let sha256, let known = files.knownSHA256(of: path) {
+            matches = known == sha256
+        } else if let sha256 {
+            var hasher = SHA256()
+            if (try? files.withChunks(of: path) { hasher.update($0) }) != nil { matches = hasher.finalize().bytes == sha256 }
+        } else if let sha1 {
+            var hasher = SHA1()
+            if (try? files.withChunks(of: path) { hasher.update($0) }) != nil { matches = hasher.finalize().bytes == sha1 }
+        }
         if !matches { problems.append(CodeSignatureProblem(path: path, cause: .resourceChanged)) }
     }
 }

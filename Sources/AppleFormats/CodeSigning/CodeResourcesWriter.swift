@@ -6,6 +6,8 @@ public enum CodeResourcesWriter {
     public enum Item: Sendable, Equatable {
         /// A regular file's contents.
         case file([UInt8])
+        /// A regular file by its SHA-1 and SHA-256, hashed as it streamed by.
+        case digests(sha1: [UInt8], sha256: [UInt8])
         /// A symbolic link and its target.
         case symbolicLink(String)
         /// Nested code (a bundle or a dylib) by its CDHash and designated requirement text.
@@ -48,8 +50,13 @@ public enum CodeResourcesWriter {
             let rule2 = rules2.rule(for: path)
             let optional = rule2?.optional == true
             switch item {
-            case let .file(bytes):
-                let sha1 = SHA1.hash(bytes).bytes, sha256 = SHA256.hash(bytes).bytes
+            case .file, .digests:
+                let sha1: [UInt8], sha256: [UInt8]
+                switch item {
+                case let .file(bytes): (sha1, sha256) = (SHA1.hash(bytes).bytes, SHA256.hash(bytes).bytes)
+                case let .digests(fileSHA1, fileSHA256): (sha1, sha256) = (fileSHA1, fileSHA256)
+                default: continue
+                }
                 if legacy.rule(for: path)?.omit != true {
                     files[path] = optional ? .dictionary(["hash": .data(sha1), "optional": .bool(true)]) : .data(sha1)
                 }

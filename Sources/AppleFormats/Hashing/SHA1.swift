@@ -24,14 +24,23 @@ public struct SHA1: Sendable {
 
     /// Feeds more input.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        totalBytes &+= UInt64(bytes.count)
-        for byte in bytes {
-            pending.append(byte)
-            if pending.count == 64 {
-                compressPending()
-                pending.removeAll(keepingCapacity: true)
-            }
+        guard var base = bytes.baseAddress, bytes.count > 0 else { return }
+        var count = bytes.count
+        totalBytes &+= UInt64(count)
+        if !pending.isEmpty {
+            let take = min(64 - pending.count, count)
+            pending.append(contentsOf: UnsafeRawBufferPointer(start: base, count: take))
+            base += take
+            count -= take
+            if pending.count == 64 { compressPending() }
         }
+        let blocks = count / 64
+        if blocks > 0 {
+            Self.compress(&state, base, blocks: blocks)
+            base += blocks * 64
+            count -= blocks * 64
+        }
+        if count > 0 { pending.append(contentsOf: UnsafeRawBufferPointer(start: base, count: count)) }
     }
 
     /// Pads, finishes and returns the digest.
@@ -41,7 +50,6 @@ public struct SHA1: Sendable {
         if pending.count > 56 {
             while pending.count < 64 { pending.append(0) }
             compressPending()
-            pending.removeAll(keepingCapacity: true)
         }
         while pending.count < 56 { pending.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
@@ -53,27 +61,46 @@ public struct SHA1: Sendable {
         return HashDigest(bytes: out)
     }
 
+    /// Compresses the 64 pending bytes and empties the buffer.
     private mutating func compressPending() {
-        var w = [UInt32](repeating: 0, count: 80)
-        for i in 0 ..< 16 {
-            w[i] = UInt32(pending[i * 4]) << 24 | UInt32(pending[i * 4 + 1]) << 16 | UInt32(pending[i * 4 + 2]) << 8 | UInt32(pending[i * 4 + 3])
+        pending.withUnsafeBytes { block in
+            if let address = block.baseAddress { Self.compress(&state, address, blocks: 1) }
         }
-        for i in 16 ..< 80 {
-            let x = w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16]
-            w[i] = (x << 1) | (x >> 31)
-        }
-        var (a, b, c, d, e) = state
-        for i in 0 ..< 80 {
-            let f: UInt32, k: UInt32
-            switch i {
-            case 0 ..< 20: f = (b & c) | (~b & d); k = 0x5a82_7999
-            case 20 ..< 40: f = b ^ c ^ d; k = 0x6ed9_eba1
-            case 40 ..< 60: f = (b & c) | (b & d) | (c & d); k = 0x8f1b_bcdc
-            default: f = b ^ c ^ d; k = 0xca62_c1d6
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    @inline(__always)
+    private static func rotl(_ x: UInt32, _ n: UInt32) -> UInt32 { (x << n) | (x >> (32 &- n)) }
+
+    /// Runs the compression function over `blocks` consecutive 64-byte blocks at `input`
+    /// (in place, with one schedule buffer: this hashes every resource of a bundle being signed).
+    static func compress(_ state: inout (UInt32, UInt32, UInt32, UInt32, UInt32), _ input: UnsafeRawPointer, blocks: Int) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { w in
+            var (h0, h1, h2, h3, h4) = state
+            for block in 0 ..< blocks {
+                let p = input + block * 64
+                for i in 0 ..< 16 { w[i] = UInt32(bigEndian: p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)) }
+                for i in 16 ..< 80 { w[i] = rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1) }
+                var a = h0, b = h1, c = h2, d = h3, e = h4
+                for i in 0 ..< 20 {
+                    let t = rotl(a, 5) &+ ((b & c) | (~b & d)) &+ e &+ 0x5a82_7999 &+ w[i]
+                    e = d; d = c; c = rotl(b, 30); b = a; a = t
+                }
+                for i in 20 ..< 40 {
+                    let t = rotl(a, 5) &+ (b ^ c ^ d) &+ e &+ 0x6ed9_eba1 &+ w[i]
+                    e = d; d = c; c = rotl(b, 30); b = a; a = t
+                }
+                for i in 40 ..< 60 {
+                    let t = rotl(a, 5) &+ ((b & c) | (b & d) | (c & d)) &+ e &+ 0x8f1b_bcdc &+ w[i]
+                    e = d; d = c; c = rotl(b, 30); b = a; a = t
+                }
+                for i in 60 ..< 80 {
+                    let t = rotl(a, 5) &+ (b ^ c ^ d) &+ e &+ 0xca62_c1d6 &+ w[i]
+                    e = d; d = c; c = rotl(b, 30); b = a; a = t
+                }
+                h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d; h4 &+= e
             }
-            let temp = ((a << 5) | (a >> 27)) &+ f &+ e &+ k &+ w[i]
-            e = d; d = c; c = (b << 30) | (b >> 2); b = a; a = temp
+            state = (h0, h1, h2, h3, h4)
         }
-        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e)
     }
 }

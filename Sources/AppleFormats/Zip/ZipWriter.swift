@@ -101,6 +101,34 @@ public struct ZipWriter {
         try finish(name, crc: UInt32(truncatingIfNeeded: crc), compressed: compressed, uncompressed: uncompressed, mode: mode, method: method)
     }
 
+    /// Adds a symbolic link to `target`: the target is the entry's data, stored, and the Unix mode
+    /// in the external attributes says S_IFLNK (as Info-ZIP's `zip -y` writes links).
+    public mutating func addSymbolicLink(_ name: String, target: String) throws {
+        let bytes = Array(target.utf8)
+        try addFile(name, mode: 0o120755, compress: false) { deliver in try bytes.withUnsafeBytes { try deliver($0) } }
+    }
+
+    /// Adds `entry` of `archive` exactly as that archive stores it: its compressed bytes, CRC-32,
+    /// sizes, method and mode are copied without inflating or deflating anything, under `name`
+    /// (by default its own). The CRC-32 is not checked here: extracting the copy checks it.
+    public mutating func copyEntry(_ entry: ZipEntry, of archive: ZipArchive, as name: String? = nil) throws {
+        let name = name ?? entry.name
+        try ZipEntryName.validate(name)
+        guard entry.compressedSize <= Self.maxEntrySize, entry.uncompressedSize <= Self.maxEntrySize else {
+            throw ZipError.limitExceeded("\"\(entry.name)\" is larger than the \(Self.maxEntrySize) bytes one entry may hold")
+        }
+        try begin(name, method: entry.method)
+        var copied: UInt64 = 0
+        let sink = self.sink
+        try archive.rawData(of: entry) { chunk in
+            try sink(chunk)
+            copied += UInt64(chunk.count)
+        }
+        offset += copied
+        let recorded = entry.unixMode ?? (entry.isDirectory ? 0o40755 : 0o100644)
+        try finish(name, crc: entry.crc32, compressed: copied, uncompressed: entry.uncompressedSize, mode: recorded, method: entry.method)
+    }
+
     private mutating func begin(_ name: String, method: UInt16) throws {
         let nameBytes = Array(name.utf8)
         guard nameBytes.count <= Int(UInt16.max) else {

@@ -30,6 +30,8 @@ public struct ReleaseRequest: Sendable {
     /// The SHA-256 of the .ipa at `path` when the caller computed it while writing the file (an
     /// upload): the file is then not read again to hash it.
     public var inputSHA256: HashDigest?
+    /// SHA-256s of resource files of the .ipa that the caller computed while writing it (`resign`).
+    var knownResourceSHA256: [String: [UInt8]] = [:]
 
     /// Creates a request.
     public init(path: String, dsymPaths: [String] = [], notes: String? = nil, groups: [String] = [],
@@ -68,11 +70,13 @@ extension Archive {
         defer { try? FileManager.default.removeItem(atPath: staging) }
         let packageCopy = "\(staging)/package"
         var ingestor = ArtifactIngestor(workDirectory: staging, progress: progress)
+        ingestor.knownResourceSHA256 = request.knownResourceSHA256
         // An .ipa is archived as it is, copied while it is hashed; an .xcarchive is packaged into an ipa below.
         if request.path.lowercased().hasSuffix(".ipa") && !request.movesInput { ingestor.copyInputTo = packageCopy }
         if request.path.lowercased().hasSuffix(".ipa") { ingestor.knownSHA256 = request.inputSHA256 }
         let build = try ingestor.ingest(path: request.path)
         ingestor.copyInputTo = nil
+        ingestor.knownResourceSHA256 = [:]
         // The same build is the same package: an .ipa is known by its hash now, before any
         // further work; a packaged .xcarchive is checked once packaged, below.
         if build.kind != .xcarchive, let digest = build.sha256 { try refuseRepeat(of: digest, again: request.again) }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -23,55 +18,46 @@ extension Archive {
     /// a new release linked to the original, with the original's notes (unless `notes` is given)
     /// and groups; its dSYMs are the original's, since no Mach-O UUID changes (a change is refused
     /// before anything is published). The original release stays as it was.
+    ///
+    /// The package is never unpacked: files are hashed as they inflate, only what signing changes
+    /// (executables, CodeResources, embedded profiles) is written anew, and every other entry is
+    /// copied into the new package still compressed.
     public func resign(releaseID: Int64, profileBytes: [UInt8], signer: any CodeSignatureCMSSigning, notes: String?,
                        devices: [Device], now: Date) throws -> ReleaseResult {
         let original = try release(id: releaseID)
         let profile = try ProvisioningProfile(bytes: profileBytes)
         let staging = try makeStagingDirectory()
         defer { try? FileManager.default.removeItem(atPath: staging) }
-        let unpacked = staging + "/unpacked"
         let package = blobPath(original.packageBlob)
         guard FileKind(path: package) == .regularFile else { throw ArchiveError.missingBlob(original.packageBlob.hex) }
         let archive = try ZipArchive(source: try FileByteSource(path: package))
-        try Self.extract(archive, to: unpacked)
-        let apps = ((try? directoryEntries(unpacked + "/Payload")) ?? []).filter { $0.hasSuffix(".app") }
+        let scratch = staging + "/signed"
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let workspace = ZipSigningWorkspace(archive: archive, scratch: scratch)
+        let apps = Set(workspace.entries.keys.compactMap { path -> String? in
+            let parts = path.split(separator: "/", maxSplits: 2)
+            guard parts.count == 3, parts[0] == "Payload", parts[1].hasSuffix(".app") else { return nil }
+            return String(parts[1])
+        })
         guard apps.count == 1, let app = apps.first else {
             throw ResignError.unreadableBundle(path: "release \(releaseID)", reason: "its package holds no single Payload/<Name>.app")
         }
-        try BundleSigner(cms: signer, profile: profile, profileBytes: profileBytes).sign(appAt: unpacked + "/Payload/" + app, name: "Payload/" + app)
+        try BundleSigner(cms: signer, profile: profile, profileBytes: profileBytes).sign(appAt: "Payload/" + app, in: workspace)
         let ipa = staging + "/" + (app.dropLast(4)) + "-resigned.ipa"
-        _ = try IPAPackager.package(input: unpacked + "/Payload", appBundlePath: "Payload/" + app, to: ipa)
-        let result = try self.release(ReleaseRequest(path: ipa, notes: notes ?? original.notes, groups: original.groups),
-                                      devices: devices, now: now)
+        _ = try workspace.writeArchive(to: ipa)
+        // The new package is a synced file in the home's tmp/: moved into the archive, not copied.
+        // Symbols: the UUIDs are the original's (checked while signing), so whatever dSYMs it lacked
+        // were accepted (and recorded) when it was released; they are recorded again, not refused.
+        var request = ReleaseRequest(path: ipa, notes: notes ?? original.notes, groups: original.groups,
+                                     policy: ReleasePolicy(allowMissingSymbols: true))
+        request.movesInput = true
+        request.knownResourceSHA256 = workspace.unchangedSHA256
+        let result = try self.release(request, devices: devices, now: now)
         try home.store.write { db in
             try db.query("INSERT INTO release_resigns (release_id, resigned_from) VALUES (?, ?)", [.integer(result.release.id), .integer(releaseID)])
         }
         var linked = result
         linked.release = try release(id: result.release.id)
         return linked
-    }
-
-    /// Writes every entry of `archive` under `directory`: folders, files with their mode, links.
-    static func extract(_ archive: ZipArchive, to directory: String) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        for entry in archive.entries where !entry.name.hasPrefix("__MACOSX/") {
-            let target = directory + "/" + entry.name
-            if entry.isDirectory {
-                try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
-                continue
-            }
-            let parent = String(target[..<(target.lastIndex(of: "/") ?? target.endIndex)])
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-            if entry.isSymbolicLink {
-                let destination = String(decoding: try archive.contents(of: entry, maxSize: 4096), as: UTF8.self)
-                guard symlink(destination, target) == 0 else { throw FileSystemError(operation: "link", path: target, errno: errno) }
-                continue
-            }
-            let mode = entry.madeByHost == 3 && entry.externalAttributes >> 16 != 0 ? mode_t(entry.externalAttributes >> 16 & 0o777) : 0o644
-            let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode | 0o200)
-            guard fd >= 0 else { throw FileSystemError(operation: "create", path: target, errno: errno) }
-            defer { close(fd) }
-            try archive.extract(entry) { chunk in try FileDigest.writeAll(fd, chunk, path: target) }
-        }
     }
 }

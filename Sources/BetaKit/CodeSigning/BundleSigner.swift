@@ -24,33 +24,35 @@ public struct BundleSigner: Sendable {
         self.profileBytes = profileBytes
     }
 
-    /// Re-signs the app at `path` (`name` is how messages call it, such as `Payload/App.app`).
+    /// Re-signs the app folder at `path` in place (`name` is how messages call it, such as `Payload/App.app`).
     public func sign(appAt path: String, name: String) throws(ResignError) {
-        _ = try signBundle(path, name: name, isFramework: false)
+        let workspace: DirectorySigningWorkspace
+        do { workspace = try DirectorySigningWorkspace(path: path) } catch { throw ResignError.unreadableBundle(path: name, reason: "\(error)") }
+        _ = try signBundle(workspace.root, name: name, in: workspace, isFramework: false)
     }
 
-    /// Signs the bundle at `path` and returns its executable's CDHash.
-    func signBundle(_ path: String, name: String, isFramework: Bool) throws(ResignError) -> [UInt8] {
+    /// Re-signs the app whose root is `root` (such as `Payload/App.app`) in `workspace`.
+    func sign(appAt root: String, in workspace: some SigningWorkspace) throws(ResignError) {
+        _ = try signBundle(root, name: root, in: workspace, isFramework: false)
+    }
+
+    /// Signs the bundle at `root` of `workspace` (`name` in messages) and returns its executable's CDHash.
+    func signBundle(_ root: String, name: String, in workspace: some SigningWorkspace, isFramework: Bool) throws(ResignError) -> [UInt8] {
         var nested: [String: CodeResourcesWriter.Item] = [:]
         let verifier = BundleSignatureVerifier(cms: nil)
-        let directoryFiles: DirectorySignatureFiles
-        do { directoryFiles = try DirectorySignatureFiles(path: path) } catch {
-            throw ResignError.unreadableBundle(path: name, reason: "\(error)")
-        }
-        let root = directoryFiles.entries.keys.first.map { String($0.prefix { $0 != "/" }) } ?? ""
-        for bundle in verifier.nestedBundles(in: root, files: directoryFiles) {
+        for bundle in verifier.nestedBundles(in: root, files: workspace) {
             let relative = String(bundle.dropFirst(root.count + 1))
-            let cdHash = try signBundle(path + "/" + relative, name: name + "/" + relative, isFramework: relative.hasSuffix(".framework"))
+            let cdHash = try signBundle(bundle, name: name + "/" + relative, in: workspace, isFramework: relative.hasSuffix(".framework"))
             nested[relative] = .nested(cdHash: cdHash, requirement: "identifier \"\(relative)\" and anchor apple generic")
         }
-        for dylib in verifier.nestedDylibs(in: root, files: directoryFiles) {
+        for dylib in verifier.nestedDylibs(in: root, files: workspace) {
             let relative = String(dylib.dropFirst(root.count + 1))
             let file = String(relative.split(separator: "/").last ?? Substring(relative))
             let identifier = file.hasSuffix(".dylib") ? String(file.dropLast(6)) : file
-            let cdHash = try signFile(path + "/" + relative, name: name + "/" + relative, parameters: .init(identifier: identifier, teamIdentifier: team))
+            let cdHash = try signFile(dylib, name: name + "/" + relative, parameters: .init(identifier: identifier, teamIdentifier: team), in: workspace)
             nested[relative] = .nested(cdHash: cdHash, requirement: "identifier \"\(identifier)\" and anchor apple generic")
         }
-        let infoBytes = try read(path + "/Info.plist", name: name + "/Info.plist")
+        let infoBytes = try read(root + "/Info.plist", name: name + "/Info.plist", in: workspace)
         let info: BundleInfo
         do { info = try BundleInfo(bytes: infoBytes) } catch { throw ResignError.unreadableBundle(path: name + "/Info.plist", reason: "\(error)") }
         guard let executable = info.executableName else {
@@ -58,7 +60,7 @@ public struct BundleSigner: Sendable {
         }
         var parameters = MachOSigner.Parameters(identifier: info.bundleIdentifier, teamIdentifier: team, infoPlist: infoBytes)
         if !isFramework {
-            let original = try originalEntitlements(path + "/" + executable, name: name + "/" + executable)
+            let original = try originalEntitlements(root + "/" + executable, name: name + "/" + executable, in: workspace)
             let entitlements = try ResignEntitlements.derive(original, bundleID: info.bundleIdentifier, bundle: name, profile: profile)
             do {
                 parameters.entitlementsXML = try PlistValue.dictionary(entitlements).xmlBytes()
@@ -66,35 +68,37 @@ public struct BundleSigner: Sendable {
                 throw ResignError.unreadableBundle(path: name, reason: "its entitlements cannot be written: \(error)")
             }
             parameters.entitlementsDER = EntitlementsDER.encode(entitlements)
-            try write(profileBytes, to: path + "/embedded.mobileprovision", name: name)
+            try write(profileBytes, to: root + "/embedded.mobileprovision", name: name, in: workspace)
         }
         // The seal: every file but the executable and _CodeSignature/, nested code by CDHash.
+        let skipped = Set(nested.keys)
         var items = nested
-        for (relative, item) in try listing(path, name: name) where relative != executable && !relative.hasPrefix("_CodeSignature/") {
-            if nested.keys.contains(where: { relative == $0 || relative.hasPrefix($0 + "/") }) { continue }
+        for (relative, item) in try listing(root, name: name, in: workspace, skipping: { relative in
+            relative == executable || relative.hasPrefix("_CodeSignature/")
+                || skipped.contains(relative) || skipped.contains { relative.hasPrefix($0 + "/") }
+        }) {
             items[relative] = item
         }
         let resources: [UInt8]
         do { resources = try CodeResourcesWriter.write(items) } catch {
             throw ResignError.unreadableBundle(path: name, reason: "its CodeResources cannot be written: \(error)")
         }
-        try createDirectory(path + "/_CodeSignature", name: name)
-        try write(resources, to: path + "/_CodeSignature/CodeResources", name: name)
+        try write(resources, to: root + "/_CodeSignature/CodeResources", name: name, in: workspace)
         parameters.codeResources = resources
-        return try signFile(path + "/" + executable, name: name + "/" + executable, parameters: parameters)
+        return try signFile(root + "/" + executable, name: name + "/" + executable, parameters: parameters, in: workspace)
     }
 
     var team: String? { profile.teamIdentifiers.first }
 
     /// Signs one Mach-O in place and returns its primary CDHash, refusing if a UUID changed.
-    func signFile(_ path: String, name: String, parameters: MachOSigner.Parameters) throws(ResignError) -> [UInt8] {
-        let original = try read(path, name: name)
+    func signFile(_ path: String, name: String, parameters: MachOSigner.Parameters, in workspace: some SigningWorkspace) throws(ResignError) -> [UInt8] {
+        let original = try read(path, name: name, in: workspace)
         let signed: [UInt8]
         do { signed = try MachOSigner(cms: cms).sign(original, path: name, parameters: parameters) } catch {
             throw ResignError.signing(error)
         }
         guard Self.uuids(original) == Self.uuids(signed) else { throw ResignError.uuidChanged(path: name) }
-        try write(signed, to: path, name: name)
+        try write(signed, to: path, name: name, in: workspace)
         let result = signed.withUnsafeBytes { MachOSignatureVerifier(cms: nil).verify($0, path: name) }
         return result.cdHashes.first ?? []
     }
@@ -107,8 +111,8 @@ public struct BundleSigner: Sendable {
         }
     }
 
-    func originalEntitlements(_ path: String, name: String) throws(ResignError) -> [String: PlistValue] {
-        let bytes = try read(path, name: name)
+    func originalEntitlements(_ path: String, name: String, in workspace: some SigningWorkspace) throws(ResignError) -> [String: PlistValue] {
+        let bytes = try read(path, name: name, in: workspace)
         let signature: CodeSignature? = bytes.withUnsafeBytes { raw in
             guard let header = try? MachOFile(bytes: raw), let slice = header.slices.first else { return nil }
             let sliceBytes = MachOFile.bytes(of: slice, in: raw)
@@ -120,37 +124,42 @@ public struct BundleSigner: Sendable {
         }
     }
 
-    /// Every file and link of the bundle, by path relative to it.
-    func listing(_ path: String, name: String) throws(ResignError) -> [String: CodeResourcesWriter.Item] {
-        let files: DirectorySignatureFiles
-        do { files = try DirectorySignatureFiles(path: path) } catch { throw ResignError.unreadableBundle(path: name, reason: "\(error)") }
+    /// Every file (by its hashes) and link of the bundle at `root` but those `skipping` names, by
+    /// path relative to it. A link leading out of the bundle is refused, as codesign refuses it.
+    func listing(_ root: String, name: String, in workspace: some SigningWorkspace,
+                 skipping: (String) -> Bool) throws(ResignError) -> [String: CodeResourcesWriter.Item] {
         var items: [String: CodeResourcesWriter.Item] = [:]
-        for (key, entry) in files.entries {
-            guard let slash = key.firstIndex(of: "/") else { continue }
-            let relative = String(key[key.index(after: slash)...])
+        let prefix = root + "/"
+        for (key, entry) in workspace.entries where key.hasPrefix(prefix) {
+            let relative = String(key.dropFirst(prefix.count))
+            if skipping(relative) { continue }
             switch entry {
-            case .file: items[relative] = .file(try read(path + "/" + relative, name: name + "/" + relative))
-            case let .symbolicLink(target): items[relative] = .symbolicLink(target)
+            case .file:
+                do {
+                    let (sha1, sha256) = try workspace.digests(of: key)
+                    items[relative] = .digests(sha1: sha1, sha256: sha256)
+                } catch {
+                    throw ResignError.unreadableBundle(path: name + "/" + relative, reason: "\(error)")
+                }
+            case let .symbolicLink(target):
+                guard CodeSignatureFileEntry.linkStaysInside(link: relative, target: target) else {
+                    throw ResignError.linkOutsideBundle(path: name + "/" + relative, target: target)
+                }
+                items[relative] = .symbolicLink(target)
             }
         }
         return items
     }
 
-    func read(_ path: String, name: String) throws(ResignError) -> [UInt8] {
-        do { return try MappedFile(path: path).withBytes { Array($0) } } catch {
+    func read(_ path: String, name: String, in workspace: some SigningWorkspace) throws(ResignError) -> [UInt8] {
+        do { return try workspace.withContents(of: path) { Array($0) } } catch {
             throw ResignError.unreadableBundle(path: name, reason: "\(error)")
         }
     }
 
-    func write(_ bytes: [UInt8], to path: String, name: String) throws(ResignError) {
-        do { try Data(bytes).write(to: URL(fileURLWithPath: path)) } catch {
+    func write(_ bytes: [UInt8], to path: String, name: String, in workspace: some SigningWorkspace) throws(ResignError) {
+        do { try workspace.write(bytes, to: path) } catch {
             throw ResignError.unreadableBundle(path: name, reason: "\(path) could not be written: \(error)")
-        }
-    }
-
-    func createDirectory(_ path: String, name: String) throws(ResignError) {
-        do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-            throw ResignError.unreadableBundle(path: name, reason: "\(error)")
         }
     }
 }

@@ -26,7 +26,8 @@ public struct CodeSignatureChecker: Sendable {
             case .directory: return try check(files: DirectorySignatureFiles(path: path), path: path)
             default:
                 let archive = try ZipArchive(source: try FileByteSource(path: path))
-                return try check(files: ZipSignatureFiles(archive: archive, workDirectory: workDirectory), path: path)
+                let files = ZipSignatureFiles(archive: archive, workDirectory: workDirectory)
+                return try check(files: Self.appRoot(in: files.entries.keys).map { files.prehashed(under: $0) } ?? files, path: path)
             }
         } catch {
             throw ArtifactIngestor.wrap(error, path: path)

@@ -12,6 +12,8 @@ public enum ResignError: Error, Equatable, Sendable, CustomStringConvertible, Ca
     case signing(CodeSigningError)
     /// A Mach-O's UUID changed while re-signing (it must never).
     case uuidChanged(path: String)
+    /// A symbolic link in the bundle points outside it, which codesign refuses to seal.
+    case linkOutsideBundle(path: String, target: String)
 
     /// A sentence naming the value and the fix.
     public var description: String {
@@ -24,6 +26,8 @@ public enum ResignError: Error, Equatable, Sendable, CustomStringConvertible, Ca
             return "\(path) could not be re-signed: \(reason)"
         case let .signing(error):
             return error.description
+        case let .linkOutsideBundle(path, target):
+            return "\(path) is a symbolic link to \"\(target)\", outside its bundle, so the build cannot be signed: make it a relative link to a file inside the bundle (or copy the file in) and release the build again"
         case let .uuidChanged(path):
             return "\(path) changed its LC_UUID while being re-signed, so its dSYMs would no longer match; nothing was published"
         }

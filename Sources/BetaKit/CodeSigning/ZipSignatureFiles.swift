@@ -7,12 +7,16 @@ import AppleFormats
 
 /// The entries of a zipped input (.ipa, zipped .xcarchive), for signature verification. Small
 /// entries are inflated in memory; large ones (executables) are extracted to the work
-/// directory, mapped, and removed after use.
+/// directory, mapped, and removed after use; resources are hashed as they inflate (`withChunks`).
 struct ZipSignatureFiles: CodeSignatureFileAccess {
     let archive: ZipArchive
     let workDirectory: String
     let entries: [String: CodeSignatureFileEntry]
     private let byName: [String: ZipEntry]
+    /// SHA-256s the caller computed from these very bytes (see `CodeSignatureFileAccess.knownSHA256`).
+    var knownSHA256: [String: [UInt8]] = [:]
+    /// Told the path of every entry read whole, and so CRC-checked.
+    var onRead: (@Sendable (String) -> Void)?
     /// Entries up to this size are read into memory.
     static let inMemoryLimit: UInt64 = 8 << 20
     /// A symbolic link's target is a path: anything longer is not one.
@@ -42,6 +46,7 @@ struct ZipSignatureFiles: CodeSignatureFileAccess {
         }
         if entry.uncompressedSize <= Self.inMemoryLimit {
             let bytes = try archive.contents(of: entry, maxSize: Int(Self.inMemoryLimit))
+            onRead?(path)
             return try bytes.withUnsafeBytes { try body($0) }
         }
         let name = path.split(separator: "/").last.map(String.init) ?? "file"
@@ -53,7 +58,19 @@ struct ZipSignatureFiles: CodeSignatureFileAccess {
             defer { close(fd) }
             try archive.extract(entry) { chunk in try FileDigest.writeAll(fd, chunk, path: target) }
         }
+        onRead?(path)
         let mapped = try MappedFile(path: target)
         return try mapped.withBytes { bytes in try body(bytes) }
     }
+
+    /// Inflates the entry chunk by chunk (CRC-checked), holding no more than a chunk.
+    func withChunks(of path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard let entry = byName[path], case .file = entries[path] else {
+            throw ZipError.malformed("\"\(path)\" is not a file in the archive")
+        }
+        try archive.extract(entry) { chunk in try body(chunk) }
+        onRead?(path)
+    }
+
+    func knownSHA256(of path: String) -> [UInt8]? { knownSHA256[path] }
 }

@@ -21,6 +21,10 @@ public struct ArtifactIngestor: Sendable {
     public var knownSHA256: HashDigest?
     /// Whether the app's code signature is verified as iOS does (see `IngestedApp.signature`).
     public var verifiesCodeSignatures = true
+    /// SHA-256s of the zip input's resource files that the caller computed from the same bytes
+    /// while writing it, with their CRCs checked (`resign`): the seal check uses them instead of
+    /// reading those files again.
+    var knownResourceSHA256: [String: [UInt8]] = [:]
 
     /// Plists and profiles are small; anything larger is refused rather than read into memory.
     static let maxSmallFile = 16 << 20
@@ -104,7 +108,12 @@ public struct ArtifactIngestor: Sendable {
     /// Verifies the code signature of the app at `root` through the same zip or directory.
     private func signatureReport(source: any BundleSource, root: String) throws -> BundleSignatureReport? {
         if let zip = source as? ZipBundleSource {
-            return CodeSignatureChecker.verify(root: root, files: ZipSignatureFiles(archive: zip.archive, workDirectory: workDirectory))
+            // What the check reads whole is CRC-checked, so the final pass over the zip skips it.
+            var files = ZipSignatureFiles(archive: zip.archive, workDirectory: workDirectory)
+            files.onRead = { path in zip.markVerified(path) }
+            files.knownSHA256 = knownResourceSHA256
+            for path in knownResourceSHA256.keys { zip.markVerified(path) }
+            return CodeSignatureChecker.verify(root: root, files: files.prehashed(under: root))
         }
         if let directory = source as? DirectoryBundleSource {
             return CodeSignatureChecker.verify(root: root, files: try DirectorySignatureFiles(path: directory.root))

@@ -18,6 +18,8 @@ final class DirectoryBundleSource: BundleSource {
     let root: String
     let parent: String
     let files: [String: UInt64]
+    /// Every symbolic link, by the same kind of path, and its target (never followed).
+    let symbolicLinks: [String: String]
 
     init(root: String) throws {
         let trimmed = root.withoutTrailingSlashes
@@ -25,22 +27,29 @@ final class DirectoryBundleSource: BundleSource {
         let name = trimmed.split(separator: "/").last.map(String.init) ?? trimmed
         self.parent = String(trimmed.dropLast(name.count))
         var files: [String: UInt64] = [:]
+        var links: [String: String] = [:]
         guard FileKind(path: trimmed) == .directory else {
             throw FileSystemError(operation: "list", path: trimmed, errno: ENOENT)
         }
-        try Self.collectRegularFiles(in: trimmed, prefix: name, into: &files)
+        try Self.collectRegularFiles(in: trimmed, prefix: name, into: &files, links: &links)
         self.files = files
+        self.symbolicLinks = links
     }
 
-    /// Records the size of every regular file below `directory` under `prefix/relative path`.
-    /// Symbolic links are skipped: following them could read outside the input.
-    static func collectRegularFiles(in directory: String, prefix: String, into files: inout [String: UInt64]) throws {
+    /// Records the size of every regular file below `directory` under `prefix/relative path`, and
+    /// the target of every symbolic link. Links are never followed: that could read outside the input.
+    static func collectRegularFiles(in directory: String, prefix: String, into files: inout [String: UInt64],
+                                    links: inout [String: String]) throws {
         for name in try directoryEntries(directory) {
             var info = stat()
             guard lstat(directory + "/" + name, &info) == 0 else { continue }
             switch info.st_mode & S_IFMT {
             case S_IFREG: files[prefix + "/" + name] = UInt64(info.st_size)
-            case S_IFDIR: try collectRegularFiles(in: directory + "/" + name, prefix: prefix + "/" + name, into: &files)
+            case S_IFDIR: try collectRegularFiles(in: directory + "/" + name, prefix: prefix + "/" + name, into: &files, links: &links)
+            case S_IFLNK:
+                var buffer = [CChar](repeating: 0, count: 4096)
+                let length = readlink(directory + "/" + name, &buffer, buffer.count - 1)
+                if length > 0 { links[prefix + "/" + name] = String(decoding: buffer[0 ..< length].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
             default: continue
             }
         }

@@ -6,7 +6,8 @@ import Darwin
 import AppleFormats
 
 /// Builds an installable .ipa (`Payload/<Name>.app/…`) from the app inside an .xcarchive,
-/// zipped or a folder, streaming file by file and hashing what it writes.
+/// zipped or a folder, streaming file by file and hashing what it writes. Symbolic links stay
+/// links (a signed bundle's seal records them).
 public enum IPAPackager {
     /// Writes the ipa to `output` (a new file) and returns its SHA-256 and size.
     public static func package(input: String, appBundlePath: String, to output: String) throws -> (digest: HashDigest, size: UInt64) {
@@ -42,12 +43,14 @@ public enum IPAPackager {
                     }
                 }
             }
+            for (path, destination) in source.symbolicLinks.sorted(by: { $0.key < $1.key }) where path.hasPrefix(prefix) {
+                try writer.addSymbolicLink("Payload/\(appName)/" + path.dropFirst(prefix.count), target: destination)
+            }
         } else {
+            // Entries (links included) are copied still compressed: ingest already checked their CRCs.
             let archive = try ZipArchive(source: try FileByteSource(path: input))
-            for entry in archive.entries where entry.name.hasPrefix(prefix) && !entry.isDirectory && !entry.isSymbolicLink {
-                let target = "Payload/\(appName)/" + entry.name.dropFirst(prefix.count)
-                let mode = entry.madeByHost == 3 && entry.externalAttributes >> 16 != 0 ? entry.externalAttributes >> 16 : 0o100644
-                try writer.addFile(target, mode: mode) { deliver in try archive.extract(entry, to: deliver) }
+            for entry in archive.entries where entry.name.hasPrefix(prefix) && !entry.isDirectory {
+                try writer.copyEntry(entry, of: archive, as: "Payload/\(appName)/" + entry.name.dropFirst(prefix.count))
             }
         }
         try writer.close()

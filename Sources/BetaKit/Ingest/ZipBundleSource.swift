@@ -59,6 +59,11 @@ final class ZipBundleSource: BundleSource {
         return (try MappedFile(path: target), target)
     }
 
+    /// Records that `path` was read whole elsewhere (its CRC checked), so `verifyRemaining` skips it.
+    func markVerified(_ path: String) {
+        verified.withLock { _ = $0.insert(path) }
+    }
+
     func verifyRemaining(progress: IngestProgressHandler?) throws {
         let done = verified.withLock { $0 }
         let pending = archive.entries.filter { !$0.isDirectory && !done.contains($0.name) }

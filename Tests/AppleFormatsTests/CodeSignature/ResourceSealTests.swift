@@ -65,7 +65,7 @@ struct ResourceSealTests {
     @Test("A changed link, a changed file, a missing file, an added file and changed nested code are each refused by name")
     func refusesChanges() throws {
         var bundle = try Self.sealed()
-        bundle.links["App.app/current.json"] = "../../etc/passwd"
+        bundle.links["App.app/current.json"] = "en.lproj/Main.strings"
         bundle.files["App.app/data.json"] = Array("{\"a\":1}".utf8)
         bundle.files["App.app/en.lproj/Main.strings"] = nil  // optional: may go
         bundle.files["App.app/extra.bin"] = [0]
@@ -78,6 +78,74 @@ struct ResourceSealTests {
         var missing = try Self.sealed()
         missing.files["App.app/data.json"] = nil
         #expect(try Self.problems(missing) == [CodeSignatureProblem(path: "App.app/data.json", cause: .resourceMissing)])
+    }
+
+    @Test("Links that climb but stay inside the bundle verify; a link leading out of it is refused by name even when the seal records it")
+    func linksOutsideTheBundle() throws {
+        var bundle = MemoryFiles()
+        bundle.files["App.app/App"] = [1]
+        bundle.files["App.app/data.json"] = Array("{}".utf8)
+        bundle.files["App.app/Versions/A/Headers/Kit.h"] = Array("int kit(void);".utf8)
+        bundle.links = ["App.app/Versions/Current": "A", "App.app/Headers": "Versions/Current/Headers",
+                        "App.app/Versions/A/Sub/up.json": "../../../data.json", "App.app/Versions/A/here": "./Headers/../Headers/Kit.h"]
+        func seal(_ bundle: inout MemoryFiles) throws {
+            var items: [String: CodeResourcesWriter.Item] = [:]
+            for (path, bytes) in bundle.files where path != "App.app/App" && !path.hasPrefix("App.app/_CodeSignature/") { items[String(path.dropFirst(8))] = .file(bytes) }
+            for (path, target) in bundle.links { items[String(path.dropFirst(8))] = .symbolicLink(target) }
+            bundle.files["App.app/_CodeSignature/CodeResources"] = try CodeResourcesWriter.write(items)
+        }
+        try seal(&bundle)
+        #expect(try Self.problems(bundle) == [])
+
+        bundle.links["App.app/Versions/A/escape"] = "../../../Other.app/data"
+        bundle.links["App.app/passwd"] = "/etc/passwd"
+        try seal(&bundle)
+        #expect(try Self.problems(bundle) == [
+            CodeSignatureProblem(path: "App.app/Versions/A/escape", cause: .symbolicLinkOutsideBundle(target: "../../../Other.app/data")),
+            CodeSignatureProblem(path: "App.app/passwd", cause: .symbolicLinkOutsideBundle(target: "/etc/passwd")),
+        ])
+        #expect(CodeSignatureProblem(path: "App.app/passwd", cause: .symbolicLinkOutsideBundle(target: "/etc/passwd")).description
+            .contains("make it a relative link to a file inside the bundle"))
+    }
+
+    /// A bundle whose SHA-256s the caller already knows; reading a file with a known hash fails.
+    struct KnownFiles: CodeSignatureFileAccess {
+        var files: MemoryFiles
+        var known: [String: [UInt8]]
+        var entries: [String: CodeSignatureFileEntry] { files.entries }
+        func withContents<R>(of path: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+            guard known[path] == nil else { throw CodeSignatureError.malformed("\(path) was read although its hash is known") }
+            return try files.withContents(of: path, body)
+        }
+        func knownSHA256(of path: String) -> [UInt8]? { known[path] }
+    }
+
+    @Test("A known SHA-256 stands for the file: the seal is checked against it without reading the file, and a wrong one is refused")
+    func knownHashesAreUsed() throws {
+        let bundle = try Self.sealed()
+        let right = SHA256.hash(Array("{}".utf8)).bytes
+        func problems(_ known: [String: [UInt8]]) throws -> [CodeSignatureProblem] {
+            var problems: [CodeSignatureProblem] = []
+            ResourceSealVerifier(root: "App.app", executableName: "App", nested: ["Frameworks/Kit.framework": [Self.nestedHash]],
+                                 files: KnownFiles(files: bundle, known: known))
+                .verify(try #require(bundle.files["App.app/_CodeSignature/CodeResources"]), resourcesPath: "App.app/_CodeSignature/CodeResources",
+                        into: &problems)
+            return problems
+        }
+        #expect(try problems(["App.app/data.json": right]) == [])
+        #expect(try problems(["App.app/data.json": [UInt8](repeating: 0, count: 32)])
+            == [CodeSignatureProblem(path: "App.app/data.json", cause: .resourceChanged)])
+    }
+
+    @Test("A file sealed by its streamed hashes is sealed exactly as one sealed by its bytes")
+    func digestsSealLikeBytes() throws {
+        let bytes = (0 ..< 70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let byBytes = try CodeResourcesWriter.write(["a/b.bin": .file(bytes), "en.lproj/x.strings": .file([1])])
+        let byDigests = try CodeResourcesWriter.write([
+            "a/b.bin": .digests(sha1: SHA1.hash(bytes).bytes, sha256: SHA256.hash(bytes).bytes),
+            "en.lproj/x.strings": .digests(sha1: SHA1.hash([1]).bytes, sha256: SHA256.hash([1]).bytes),
+        ])
+        #expect(byBytes == byDigests)
     }
 
     @Test("The designated requirement is Apple's compiled form: identifier, anchor apple generic, leaf CN, WWDR marker")

@@ -45,6 +45,27 @@ import TestSupport
         }
     }
 
+    @Test func sha1AgreesWithSha1sumWhateverTheChunking() throws {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0 ..< 300_001).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sha1-\(UUID().uuidString).bin")
+        try Data(bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let output = try runToolNow("sha1sum", [url.path]).output
+        let expected = String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init)
+        #expect(SHA1.hash(bytes).hex == expected)
+        for step in [1, 63, 64, 65, 4097] {
+            var pieces = SHA1()
+            var index = 0
+            while index < bytes.count {
+                let end = min(bytes.count, index + step)
+                bytes[index ..< end].withUnsafeBytes { pieces.update($0) }
+                index = end
+            }
+            #expect(pieces.finalize().hex == expected, "chunks of \(step)")
+        }
+    }
+
     @Test func sha256AgreesWithSha256sumOnAFile() throws {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0 ..< 300_001).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }

@@ -32,6 +32,46 @@ import TestSupport
         #expect(checked.status == 0, "zipfile: \(checked.error)")
     }
 
+    @Test func copiedEntriesKeepTheirCompressedBytesCRCAndModeAndLinksAreWrittenAsLinks() throws {
+        var original: [UInt8] = []
+        var first = ZipWriter { original.append(contentsOf: $0) }
+        let text = Array(String(repeating: "compressible text ", count: 5000).utf8)
+        try first.addFile("App.app/text.json") { deliver in try text.withUnsafeBytes { try deliver($0) } }
+        try first.addFile("App.app/tool", mode: 0o100755, compress: false) { deliver in try [1, 2, 3].withUnsafeBytes { try deliver($0) } }
+        try first.addSymbolicLink("App.app/current", target: "text.json")
+        try first.close()
+        let source = try ZipArchive(source: ZipMemorySource(original))
+        let link = try #require(source.entry(named: "App.app/current"))
+        #expect(link.isSymbolicLink && link.method == 0)
+        #expect(try source.contents(of: link) == Array("text.json".utf8))
+
+        var copy: [UInt8] = []
+        var second = ZipWriter { copy.append(contentsOf: $0) }
+        for entry in source.entries { try second.copyEntry(entry, of: source, as: "Payload/" + entry.name) }
+        try second.close()
+        let copied = try ZipArchive(source: ZipMemorySource(copy))
+        for entry in source.entries {
+            let moved = try #require(copied.entry(named: "Payload/" + entry.name))
+            #expect(moved.crc32 == entry.crc32 && moved.method == entry.method && moved.unixMode == entry.unixMode, "\(entry.name)")
+            var before: [UInt8] = [], after: [UInt8] = []
+            try source.rawData(of: entry) { before.append(contentsOf: $0) }
+            try copied.rawData(of: moved) { after.append(contentsOf: $0) }
+            #expect(after == before && moved.compressedSize == entry.compressedSize, "\(entry.name) was copied, not deflated again")
+            #expect(try copied.contents(of: moved) == source.contents(of: entry))
+        }
+        #expect(try #require(source.entry(named: "App.app/text.json")).compressedSize < UInt64(text.count), "the copy stays deflated")
+        #expect(copied.entry(named: "Payload/App.app/current")?.isSymbolicLink == true)
+
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("copied-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(copy).write(to: url.appendingPathComponent("copy.zip"))
+        let unzip = try runToolNow("unzip", ["-q", url.appendingPathComponent("copy.zip").path, "-d", url.appendingPathComponent("out").path])
+        #expect(unzip.status == 0, "\(unzip.error)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: url.appendingPathComponent("out/Payload/App.app/current").path) == "text.json")
+        #expect(FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("out/Payload/App.app/tool").path))
+    }
+
     @Test func refusesUnsafeNames() {
         var writer = ZipWriter { _ in }
         #expect(throws: ZipError.self) { try writer.addFile("../evil") { _ in } }

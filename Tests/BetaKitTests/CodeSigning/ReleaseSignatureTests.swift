@@ -58,6 +58,27 @@ struct ReleaseSignatureTests {
         #expect(refusals.contains("Beta.xcarchive/Products/Applications/Beta.app/PlugIns/BetaWidget.appex/BetaWidget changed after signing (the arm64 code page 0 no longer matches its hash): re-export the build from Xcode"))
     }
 
+    @Test("In a zipped build, a resource changed after signing is refused by name, by release and check-signature alike (hashed on two threads)")
+    func zippedResourceChanged() throws {
+        let work = try TemporaryDirectory()
+        let script = """
+        import sys, zipfile
+        with zipfile.ZipFile(sys.argv[1]) as source, zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as target:
+            for info in source.infolist():
+                data = source.read(info)
+                if info.filename == "Payload/Beta.app/AppIcon60x60@2x.png":
+                    data = data[:-1] + bytes([data[-1] ^ 1])
+                target.writestr(info, data)
+        """
+        let edited = work.child("Edited.ipa")
+        let made = try runToolNow("python3", ["-c", script, LocalFixtures.url("formats/app/Beta.ipa").path, edited])
+        #expect(made.status == 0, "\(made.error)")
+        let expected = CodeSignatureProblem(path: "Payload/Beta.app/AppIcon60x60@2x.png", cause: .resourceChanged)
+        #expect(try CodeSignatureChecker(workDirectory: work.path).check(path: edited).problems == [expected])
+        let refusals = try Self.validate(edited, work).refusals.map(\.description)
+        #expect(refusals.contains(expected.description), "\(refusals)")
+    }
+
     @Test("A resource added after signing is refused by name")
     func resourceAdded() throws {
         let work = try TemporaryDirectory()

@@ -271,7 +271,23 @@ def sign_bundle(bundle, exe, name, nested=None):
     os.chmod(target, 0o755)
 
 
-def app_bundle(root, exe, widget=True, profile_bytes=app_profile_der):
+def bench_assets(folder, size_mb):
+    """bench/resign's assets: 8 MB files, half random (images, audio: already compressed) and half
+    text (json, strings: compressible), `size_mb` in all."""
+    os.makedirs(folder)
+    rng = __import__("random").Random(7)
+    words = [bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 9))) for _ in range(2000)]
+    text = bytearray()
+    while len(text) < 8 << 20:
+        text += b" ".join(rng.choice(words) for _ in range(64)) + b"\n"
+    for index in range((size_mb + 7) // 8):
+        if index % 2 == 0:
+            write(os.path.join(folder, f"blob{index:04d}.bin"), os.urandom(8 << 20))
+        else:
+            write(os.path.join(folder, f"text{index:04d}.json"), b"%d\n" % index + bytes(text[:(8 << 20) - 8]))
+
+
+def app_bundle(root, exe, widget=True, profile_bytes=app_profile_der, assets_mb=0):
     app = os.path.join(root, "Beta.app")
     os.makedirs(app)
     shutil.copy(exe, os.path.join(app, "Beta"))
@@ -285,6 +301,8 @@ def app_bundle(root, exe, widget=True, profile_bytes=app_profile_der):
     write(os.path.join(app, "Info.plist"), plistlib.dumps(info, fmt=plistlib.FMT_BINARY))
     write(os.path.join(app, "embedded.mobileprovision"), profile_bytes)
     write(os.path.join(app, "AppIcon60x60@2x.png"), icon_png)
+    if assets_mb:
+        bench_assets(os.path.join(app, "Assets"), assets_mb)
     if widget:
         appex = os.path.join(app, "PlugIns", "BetaWidget.appex")
         os.makedirs(appex)
@@ -368,4 +386,10 @@ write(out("zip", "traversal.zip"), fxlib.zip_bytes([
 write(out("zip", "absolute.zip"), fxlib.zip_bytes([{"name": "/etc/cron.d/evil", "data": b"x"}]))
 write(out("zip", "bad_crc.zip"), fxlib.zip_bytes([{"name": "data.txt", "data": b"hello crc\n" * 10, "crc": 0xDEADBEEF}]))
 write(out("zip", "bzip2_method.zip"), fxlib.zip_bytes([{"name": "data.bz2", "data": b"BZh9", "method": 12, "raw": b"BZh9"}]))
+# bench/resign (only when asked): the Beta app again with large assets inside it, signed, left in
+# WORK/payload-bench/Beta.app for the bench to zip. Never part of the committed fixtures.
+if os.environ.get("BETACTL_BENCH_ASSETS_MB"):
+    bench_root = os.path.join(WORK, "payload-bench")
+    os.makedirs(bench_root)
+    app_bundle(bench_root, app_exe, assets_mb=int(os.environ["BETACTL_BENCH_ASSETS_MB"]))
 print("fixtures written to", OUT)
