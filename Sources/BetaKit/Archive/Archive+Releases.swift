@@ -173,7 +173,9 @@ extension Archive {
     static let releaseColumns = """
         id, bundle_id, display_name, version, build, minimum_os, source_kind, source_name, package_blob, icon_blob,
         profile_uuid, profile_name, profile_type, profile_expires_at, notes, created_at, revoked_at,
-        (SELECT resigned_from FROM release_resigns WHERE release_resigns.release_id = releases.id)
+        (SELECT resigned_from FROM release_resigns WHERE release_resigns.release_id = releases.id),
+        (SELECT min(s.release_id) FROM release_resigns s JOIN releases n ON n.id = s.release_id
+         WHERE s.resigned_from = releases.id AND s.supersedes = 1 AND n.revoked_at IS NULL)
         """
 
     static func release(from row: SQLiteRow, groups: [String]) -> Release {
@@ -183,7 +185,8 @@ extension Archive {
                 iconBlob: row.string(9).flatMap(HashDigest.init(hex:)), profileUUID: row.string(10), profileName: row.string(11),
                 profileType: row.string(12).flatMap(ProfileType.init(rawValue:)), profileExpiresAt: row.string(13).flatMap(Timestamp.date),
                 notes: row.string(14), groups: groups, createdAt: row.string(15).flatMap(Timestamp.date) ?? .distantPast,
-                revokedAt: row.string(16).flatMap(Timestamp.date), resignedFrom: row.int(17))
+                revokedAt: row.string(16).flatMap(Timestamp.date), resignedFrom: row.int(17),
+                supersededBy: row.int(18))
     }
 
     /// Every release, newest first; revoked ones only when asked.

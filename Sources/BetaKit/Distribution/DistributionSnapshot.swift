@@ -52,10 +52,10 @@ public struct DistributionSnapshot: Sendable {
     /// The release with `id`, revoked or not.
     public func release(id: Int64) -> Release? { releases.first { $0.id == id } }
 
-    /// The releases `tester` may install: not revoked, and targeted at everyone or at one of their
-    /// groups; newest first.
+    /// The releases `tester` may install: not revoked, not superseded by a re-signed release, and
+    /// targeted at everyone or at one of their groups; newest first.
     public func releases(offeredTo tester: Tester) -> [Release] {
-        releases.filter { $0.revokedAt == nil && $0.isOffered(to: tester) }
+        releases.filter { $0.revokedAt == nil && $0.supersededBy == nil && $0.isOffered(to: tester) }
     }
 
     /// The tester's devices, active ones first.

@@ -57,6 +57,7 @@ public struct DeviceRequests: Sendable {
             guard let deviceRow = try db.queryOne(Roster.deviceSelect + " WHERE d.udid = ?", [.text(udid.value)]),
                   let device = Roster.device(from: deviceRow) else { throw RosterError.deviceNotFound(udid) }
             try WebhookOutbox.device(.deviceApproved, udid: udid.value, name: device.name, family: device.family.rawValue, testerID: owner.id, db: db, now: now)
+            try AutoProvisioning.deviceApproved(udid: udid.value, db: db, now: now)
             return Roster.DeviceAddition(device: device, reusedSlot: reused)
         }
     }

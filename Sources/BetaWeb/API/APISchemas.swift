@@ -84,6 +84,7 @@ enum APISchemas {
                 ])),
                 .optional("notes", .text), .required("created", .timestamp), .optional("revoked", .timestamp),
                 .optional("resignedFrom", .integer(minimum: 1)),
+                .optional("supersededBy", .integer(minimum: 1)),
                 .optional("slices", .array(.object([
                     .required("path", .text), .required("kind", .text), .optional("bundleId", .text), .required("arch", .text),
                     .optional("uuid", .text), .optional("minimumOS", .text), .required("hasSymbols", .boolean()),
