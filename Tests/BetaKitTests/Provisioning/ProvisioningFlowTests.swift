@@ -100,6 +100,28 @@ struct ProvisioningFlowTests {
         #expect(try f.server.problems() == [])
     }
 
+    @Test func aReSignPublishedByARunKilledBeforeItRecordedItIsAdoptedNotSignedAgain() throws {
+        let f = try ProvisioningFixture()
+        try f.enrolAndApprove(ProvisioningFixture.udid(10))
+        try f.provisioner.runDue()
+        let batch = try #require(try f.queue.jobs().first { $0.kind == "refresh-apps" })
+        let resigned = try #require(try Archive(home: f.home).releases().first)
+        // As a kill right after the publish would leave it: the release is there, its link and the job's record are not.
+        var payload = try JSONDecoder().decode(ProvisioningPayload.Batch.self, from: Data(batch.payload.utf8))
+        payload.resigned = [:]
+        try f.home.store.write { db in
+            try db.query("DELETE FROM release_resigns WHERE release_id = ?", [.integer(resigned.id)])
+            try db.query("UPDATE jobs SET state = 'failed', step = 'resign', payload = ? WHERE id = ?", [.text(payload.json), .integer(batch.id)])
+        }
+        #expect(try Archive(home: f.home).release(id: f.original.id).supersededBy == nil)
+        try f.queue.retry(id: batch.id, now: Date())
+        #expect(try f.provisioner.runDue().map(\.state) == [.succeeded])
+        let releases = try Archive(home: f.home).releases()
+        #expect(releases.map(\.id) == [resigned.id, f.original.id], "no second re-signed release")
+        #expect(releases.first?.resignedFrom == f.original.id)
+        #expect(try Archive(home: f.home).release(id: f.original.id).supersededBy == resigned.id, "the link is made again")
+    }
+
     @Test func aServerErrorLeavesTheJobWaitingWithTheReasonAndARetryFinishesIt() throws {
         // The first call (the lookup by UDID) gets a 503.
         let f = try ProvisioningFixture(scenario: ["unavailable_on_call": 1])
