@@ -98,6 +98,8 @@ struct ClosedLoopIntegrationTests {
         let page = try await curl("\(server.base)/t/\(loop.fixture.annToken)", ["-A", WebFixture.iPhone])
         #expect(page.text.contains("/releases/\(id)/"))
         #expect(!page.text.contains("/releases/1/"))
+        #expect(page.text.contains("Ready: installs"), "the device row says the build installs on it")
+        #expect(!page.text.contains("http-equiv=\"refresh\""), "nothing pending: no reload")
         // Its ipa verifies and its embedded profile lists the device.
         let work = try TemporaryDirectory("loop-ipa")
         let ipa = work.child("app.ipa")
@@ -128,6 +130,10 @@ struct ClosedLoopIntegrationTests {
         let deadline = Date().addingTimeInterval(240)
         while !FileManager.default.fileExists(atPath: held), Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
         #expect(FileManager.default.fileExists(atPath: held), "the server saw \(method) \(path)")
+        // Meanwhile the tester's page says where things stand, and reloads itself.
+        let meanwhile = try await curl("\(first.base)/t/\(loop.fixture.annToken)", ["-A", WebFixture.iPhone])
+        #expect(meanwhile.text.contains(path == "/v1/devices" ? "Being registered with Apple…" : "Preparing your build…"))
+        #expect(meanwhile.text.contains("<meta http-equiv=\"refresh\" content=\"10\">"))
         // Apple acted; betactl never hears back.
         kill(first.process.processIdentifier, SIGKILL)
         _ = first.process.wait(timeout: 30)

@@ -9,7 +9,7 @@ enum APISchemas {
 
     /// Every named schema. A new area (crash reports, say) adds its dictionary to this list.
     static var all: [String: JSONSchema] {
-        [roster, archive, admin, requests, BetaWebApplication.crashSchemas, crashes, BetaWebApplication.deviceRequestSchemas, BetaWebApplication.appleSchemas, BetaWebApplication.updateSchemas, BetaWebApplication.webhookSchemas].reduce(into: [:]) { all, area in all.merge(area) { first, _ in first } }
+        [roster, archive, admin, requests, BetaWebApplication.crashSchemas, crashes, BetaWebApplication.deviceRequestSchemas, BetaWebApplication.appleSchemas, BetaWebApplication.jobSchemas, BetaWebApplication.updateSchemas, BetaWebApplication.webhookSchemas].reduce(into: [:]) { all, area in all.merge(area) { first, _ in first } }
     }
 
     /// How clients authenticate (`#/components/securitySchemes`).
