@@ -152,6 +152,28 @@ struct ClosedLoopIntegrationTests {
         #expect(try loop.releases().count == 2, "one re-signed release")
     }
 
+    @Test func killedRightAfterTheReSignedBuildWasPublishedTheRestartedServerAdoptsIt() async throws {
+        let loop = try await Loop.make()
+        // The job stops (BETACTL_JOB_PAUSE, for tests only) once the re-signed build is published and before it is recorded.
+        let first = try loop.fixture.serve(environment: ["BETACTL_JOB_PAUSE": "published"])
+        _ = try await loop.enrol(first)
+        let deadline = Date().addingTimeInterval(240)
+        while try loop.releases().count < 2, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(try loop.jobs().first { $0["kind"] as? String == "refresh-apps" }?["state"] as? String == "running")
+        kill(first.process.processIdentifier, SIGKILL)
+        _ = first.process.wait(timeout: 30)
+
+        let second = try loop.fixture.serve()
+        defer { second.stop() }
+        let jobs = try await loop.finished(atLeast: 2)
+        #expect(jobs.allSatisfy { $0["state"] as? String == "succeeded" }, "\(jobs)")
+        #expect(try loop.changingCalls() == ["POST /v1/devices", "POST /v1/profiles", "POST /v1/profiles"], "nothing at Apple twice")
+        let releases = try loop.releases()
+        #expect(releases.count == 2, "the build published before the kill is adopted, not signed again")
+        #expect(releases.last?["supersededBy"] as? Int == releases.first?["id"] as? Int, "and it supersedes the original")
+        #expect(try loop.releases(all: false).count == 1)
+    }
+
     @Test func tenEnrolmentsWithinTheWindowGiveOneRegenerationAndOneReSign() async throws {
         let loop = try await Loop.make()
         // A long window: every enrolment lands in the open batch, closed by hand once all are in.

@@ -49,6 +49,7 @@ extension Provisioner {
                 let result = try archive.resign(releaseID: original.id, profileBytes: try archive.profileBytes(matching: uuid), signer: signer,
                                                 notes: nil, devices: try Roster(home: home).devices(includeRemoved: false), now: clock(),
                                                 supersedes: true, nestedProfileBytes: nested)
+                pause(at: "published")
                 batch.resigned[String(original.id)] = result.release.id
             }
             try checkpoint(job, step: "resign", payload: batch.json)

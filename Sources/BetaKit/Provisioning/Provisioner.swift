@@ -4,6 +4,11 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPClient
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs the provisioning jobs: registers approved devices with Apple, then, per batch, regenerates
 /// each affected app's profiles, re-signs the newest release of each app offered to the devices'
@@ -16,15 +21,26 @@ public struct Provisioner: Sendable {
     let retry: HTTPClient.RetryPolicy
     let clock: @Sendable () -> Date
     let log: (@Sendable (String) -> Void)?
+    /// For tests only (`BETACTL_JOB_PAUSE`): the point where a job stops until the process is
+    /// killed (`published`: a re-signed build is published and not yet recorded).
+    let pausePoint: String?
 
     /// A provisioner for `home`. `retry` is the client's own retrying of one call (the queue
     /// retries whole steps with a longer backoff); `log` also receives each call to Apple.
     public init(home: Home, retry: HTTPClient.RetryPolicy = HTTPClient.RetryPolicy(maximumAttempts: 3, baseDelay: 1, maximumDelay: 30),
-                clock: @escaping @Sendable () -> Date = { Date() }, log: (@Sendable (String) -> Void)? = nil) {
+                clock: @escaping @Sendable () -> Date = { Date() }, log: (@Sendable (String) -> Void)? = nil, pausePoint: String? = nil) {
         self.home = home
         self.retry = retry
         self.clock = clock
         self.log = log
+        self.pausePoint = pausePoint
+    }
+
+    /// Stops here for good when `point` is the test's pause point, so a test can kill the process
+    /// at a known place.
+    func pause(at point: String) {
+        guard pausePoint == point else { return }
+        while true { sleep(3600) }
     }
 
     var queue: JobQueue { JobQueue(home: home) }

@@ -53,7 +53,7 @@ public final class BetaWebApplication: Sendable {
         self.crashes = crashes
         let webhooks = WebhookWorker(home: home, configuration: configuration)
         self.webhooks = webhooks
-        let provisioning = ProvisioningWorker(home: home)
+        let provisioning = ProvisioningWorker(home: home, configuration: configuration)
         self.provisioning = provisioning
         // `release` or `add-symbols` may have queued reports again, or events, or an approval a job: a change wakes the
         // processor, the webhook sender and the job runner.

@@ -19,9 +19,9 @@ final class ProvisioningWorker: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let signal = WakeSignal()
 
-    init(home: Home) {
+    init(home: Home, configuration: WebConfiguration) {
         // Job times follow the real clock even when pages' clock is pinned.
-        provisioner = Provisioner(home: home)
+        provisioner = Provisioner(home: home, pausePoint: configuration.jobPausePoint)
         queue = JobQueue(home: home)
     }
 
