@@ -98,6 +98,9 @@ struct ClosedLoopIntegrationTests {
         let page = try await curl("\(server.base)/t/\(loop.fixture.annToken)", ["-A", WebFixture.iPhone])
         #expect(page.text.contains("/releases/\(id)/"))
         #expect(!page.text.contains("/releases/1/"))
+        let inFlight = try await curl("\(server.base)/t/\(loop.fixture.annToken)/releases/1/app.ipa", ["-A", WebFixture.iPhone, "-r", "0-99"])
+        #expect(inFlight.status == 206, "the superseded build stays downloadable for downloads already in flight")
+        #expect(try loop.cli.ok(["show-release", "1"]).contains("superseded    by release \(id)"))
         #expect(page.text.contains("Ready: installs"), "the device row says the build installs on it")
         #expect(!page.text.contains("http-equiv=\"refresh\""), "nothing pending: no reload")
         // Its ipa verifies and its embedded profile lists the device.

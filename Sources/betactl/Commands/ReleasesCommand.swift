@@ -58,6 +58,7 @@ enum ShowReleaseCommand: BetactlCommand {
         invocation.print("  created       \(Timestamp.string(release.createdAt)) from \(release.sourceName)")
         invocation.print("  sha256        \(release.packageBlob.hex)")
         if let original = release.resignedFrom { invocation.print("  re-signed     from release \(original)") }
+        if let newer = release.supersededBy { invocation.print("  superseded    by release \(newer), re-signed for new devices (testers see that one)") }
         invocation.print("  profile       \(release.profileName ?? "-") (\(release.profileType?.description ?? "?"), expires \(release.profileExpiresAt.map { CalendarDate($0).description } ?? "?"))")
         invocation.print("  groups        \(release.groups.isEmpty ? "everyone" : release.groups.joined(separator: ", "))")
         invocation.print("  offered to    \(ArchiveJSON.offerSummary(release, testers: testers))")
