@@ -29,6 +29,18 @@ enum ProvisioningPayload {
         var resigned: [String: Int64] = [:]
 
         var json: String { ProvisioningPayload.encode(self) }
+
+        init(udids: [String]) { self.udids = udids }
+
+        /// Reads a payload; keys a step has not written yet are empty.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            udids = try container.decode([String].self, forKey: .udids)
+            releases = try container.decodeIfPresent([Int64].self, forKey: .releases)
+            stamps = try container.decodeIfPresent([String: String].self, forKey: .stamps) ?? [:]
+            profiles = try container.decodeIfPresent([String: [String: String]].self, forKey: .profiles) ?? [:]
+            resigned = try container.decodeIfPresent([String: Int64].self, forKey: .resigned) ?? [:]
+        }
     }
 
     static func encode<T: Encodable>(_ value: T) -> String {
