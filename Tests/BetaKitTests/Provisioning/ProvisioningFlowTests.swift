@@ -166,6 +166,18 @@ struct ProvisioningFlowTests {
         #expect(try f.events(.jobFailed).count == 1)
     }
 
+    @Test func anExpiredCodeSigningCertificateStopsTheBatchBeforeAppleIsAskedForProfiles() throws {
+        let f = try ProvisioningFixture()
+        try f.enrolAndApprove(ProvisioningFixture.udid(11))
+        // Two years on, the server's distribution certificate (365 days) has expired.
+        let later = Provisioner(home: f.home, retry: .none, clock: { Date().addingTimeInterval(2 * 365 * 86_400) })
+        let batch = try #require(try later.runDue().last)
+        #expect(batch.kind == "refresh-apps" && batch.state == .failed)
+        #expect(batch.lastError?.contains("certificate \"") == true && batch.lastError?.contains("expired on") == true)
+        #expect(batch.lastError?.contains("import a current Apple Distribution identity with `betactl code-identity import`") == true)
+        #expect(try f.changingCalls() == ["POST /v1/devices"])
+    }
+
     @Test func noSlotLeftIsAPermanentFailureNamingTheRenewal() throws {
         let f = try ProvisioningFixture(scenario: ["generate_devices": 0, "devices": (0 ..< 100).map { ["udid": ProvisioningFixture.udid(1000 + $0)] }])
         try f.enrolAndApprove(ProvisioningFixture.udid(5))
