@@ -1,3 +1,4 @@
+@testable import BetaKit
 import Foundation
 import Testing
 import TestSupport
@@ -34,6 +35,45 @@ import TestSupport
         #expect(badWindow.stderr.contains("whole seconds from 0 to 86400"))
         let badAction = try cli.run("apple", "auto", "maybe")
         #expect(badAction.status != 0 && badAction.stderr.contains("use on, off or status"))
+    }
+
+    @Test(.enabled(if: AppStoreConnectServer.isAvailable, "needs the test App Store Connect server's venv (.ci/install-deps --test)"))
+    func anAdminApprovalIsProvisionedByJobsRunAndTheOldBuildIsListedOnlyWithAll() throws {
+        let (cli, directory) = try home()
+        defer { withExtendedLifetime(directory) {} }
+        let apple = try AppStoreConnectServer(scenario: [
+            "generate_devices": 3, "bundle_ids": ["com.example.beta", "com.example.beta.widget"],
+            "entitlements": ["aps-environment": "production", "com.apple.developer.associated-domains": "*",
+                             "com.apple.developer.icloud-container-identifiers": ["iCloud.com.example.beta"],
+                             "com.apple.security.application-groups": ["group.com.example.beta"]],
+        ])
+        let app = { (name: String) in LocalFixtures.url("formats/app/\(name)").path }
+        try cli.ok("add-tester", "Ann Lee")
+        try cli.ok("apple", "connect", "--key", apple.key.path, "--key-id", apple.key.id, "--issuer-id", apple.key.issuer,
+                   "--base-url", apple.baseURL, "--ca-file", apple.caFile)
+        try cli.ok("code-identity", "import", apple.directory.child("state/dist0.pem"), apple.directory.child("state/dist0.key"))
+        try cli.ok("release", app("Beta.ipa"), "--dsym", app("Beta.app.dSYM.zip"), "--dsym", app("BetaWidget.appex.dSYM.zip"))
+        // The rule only lets `on` through; the request below waits for the admin.
+        try cli.ok("approval-rule", "set", "--group", "nobody")
+        #expect(try cli.ok("apple", "auto", "on", "--window", "0").contains("Automatic provisioning: on (batching window 0 s)"))
+        let udid = "00008120-00000000000000E1"
+        try Home.open(at: cli.home).store.write { db in
+            try db.query("INSERT INTO device_requests (udid, tester_id, family, product, requested_at) VALUES (?, 1, 'iphone', 'iPhone15,2', '2026-11-27T10:00:00Z')",
+                         [.text(udid)])
+        }
+        try cli.ok("approve-device", udid)
+        #expect(try cli.ok("jobs").contains("register-device"))
+        let ran = try cli.ok("jobs", "run")
+        #expect(ran.contains("(register-device) succeeded at step registered"))
+        #expect(ran.contains("(refresh-apps) succeeded at step ready"))
+        let jobs = try JSONSerialization.jsonObject(with: Data(try cli.ok("jobs", "--json").utf8)) as? [[String: Any]] ?? []
+        #expect(jobs.map { $0["state"] as? String } == ["succeeded", "succeeded"])
+        #expect(try cli.ok("jobs", "--active").contains("No jobs."))
+        let cancel = try cli.run("jobs", "cancel", "1")
+        #expect(cancel.status == 1 && cancel.stderr.contains("job 1 already succeeded, so it cannot be cancelled"))
+        #expect(try cli.ok("releases").components(separatedBy: "\n").filter { $0.contains("com.example.beta") || $0.contains("Beta") }.count == 1)
+        #expect(try cli.ok("releases", "--all").contains("superseded by 2"))
+        #expect(try apple.problems() == [])
     }
 
     @Test func jobsListsNothingAndRefusesUnknownJobsAndActions() throws {
