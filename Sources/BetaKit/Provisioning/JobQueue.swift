@@ -81,8 +81,13 @@ public struct JobQueue: Sendable {
         return db.lastInsertRowID
     }
 
+    /// Kinds of which one job at a time may run, in all processes together (two batches
+    /// regenerating the same app's profiles at once would delete each other's).
+    static let exclusiveKinds: Set<String> = [JobKind.refreshApps.rawValue]
+
     /// Takes the first due job for this process: a queued or waiting one whose time has come, or a
-    /// running one whose process is gone. Its attempts count goes up by one.
+    /// running one whose process is gone. Its attempts count goes up by one. A job of an exclusive
+    /// kind waits while another of its kind runs in a live process.
     func claim(now: Date, kinds: Set<String>? = nil) throws -> Job? {
         let me = Int64(getpid())
         return try home.store.write { db in
@@ -91,15 +96,18 @@ public struct JobQueue: Sendable {
                 WHERE (state IN ('queued', 'waiting') AND coalesce(next_attempt_ms, 0) <= ?) OR state = 'running'
                 ORDER BY coalesce(next_attempt_ms, 0), id LIMIT 64
                 """, [.integer(Self.milliseconds(now))])
+            func isLive(_ row: SQLiteRow) -> Bool {
+                let owner = row.int(12) ?? 0
+                let claimedAt = row.string(13).flatMap(Timestamp.date) ?? .distantPast
+                let stale = now.timeIntervalSince(claimedAt) > Self.staleClaim
+                return owner == me || (Archive.isAlive(pid_t(truncatingIfNeeded: owner)) && !stale)
+            }
+            let busy = Set(rows.filter { $0.string(2) == Job.State.running.rawValue && isLive($0) }.compactMap { $0.string(1) })
             for row in rows {
                 guard var job = Self.job(from: row) else { continue }
                 if let kinds, !kinds.contains(job.kind) { continue }
-                if job.state == .running {
-                    let owner = row.int(12) ?? 0
-                    let claimedAt = row.string(13).flatMap(Timestamp.date) ?? .distantPast
-                    let stale = now.timeIntervalSince(claimedAt) > Self.staleClaim
-                    if owner == me || (Archive.isAlive(pid_t(truncatingIfNeeded: owner)) && !stale) { continue }
-                }
+                if job.state == .running, isLive(row) { continue }
+                if Self.exclusiveKinds.contains(job.kind), busy.contains(job.kind) { continue }
                 job.attempts += 1
                 job.state = .running
                 try db.query("UPDATE jobs SET state = 'running', attempts = ?, claimed_by = ?, claimed_at = ?, updated_at = ? WHERE id = ?",

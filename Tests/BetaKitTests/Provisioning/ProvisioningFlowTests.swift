@@ -188,6 +188,24 @@ struct ProvisioningFlowTests {
         #expect(try f.changingCalls().isEmpty)
     }
 
+    @Test func aBatchWaitsWhileAnotherProcessRunsOne() throws {
+        let f = try ProvisioningFixture(window: 3600)
+        try f.enrolAndApprove(ProvisioningFixture.udid(12))
+        try f.provisioner.runDue()
+        let batch = try #require(try f.queue.jobs().first { $0.kind == "refresh-apps" })
+        try f.queue.retry(id: batch.id, now: Date())
+        // Another batch, running in a live process (pid 1 is always alive).
+        try f.home.store.write { db in
+            try db.query("""
+                INSERT INTO jobs (kind, state, step, payload, claimed_by, claimed_at, created_at, updated_at)
+                VALUES ('refresh-apps', 'running', 'profiles', '{"udids":[]}', 1, ?, ?, ?)
+                """, [.text(Timestamp.string(Date())), .text(Timestamp.string(Date())), .text(Timestamp.string(Date()))])
+        }
+        #expect(try f.provisioner.runDue().isEmpty, "two batches never regenerate profiles at once")
+        try f.home.store.write { db in try db.query("UPDATE jobs SET state = 'succeeded' WHERE claimed_by = 1") }
+        #expect(try f.provisioner.runDue().map(\.id) == [batch.id])
+    }
+
     @Test func cancelAndRetryRefuseJobsInTheWrongStateNamingThem() throws {
         let f = try ProvisioningFixture()
         try f.enrolAndApprove(ProvisioningFixture.udid(6))
