@@ -126,12 +126,16 @@ struct ProvisioningFlowTests {
         // The first call (the lookup by UDID) gets a 503.
         let f = try ProvisioningFixture(scenario: ["unavailable_on_call": 1])
         try f.enrolAndApprove(ProvisioningFixture.udid(3))
-        let first = try f.provisioner.runDue()
+        // A clock that stands still, so "not due yet" does not depend on how fast this machine is.
+        let fixed = Date()
+        let provisioner = Provisioner(home: f.home, retry: .none, clock: { fixed })
+        let first = try provisioner.runDue()
         let job = try #require(first.first)
         #expect(job.state == .waiting)
         #expect(job.lastError?.contains("503") == true)
-        #expect((job.nextAttemptAt ?? .distantPast) > Date(), "it waits (backoff) before the next run")
-        #expect(try f.provisioner.runDue().isEmpty, "not due yet")
+        let wait = try #require(job.nextAttemptAt).timeIntervalSince(fixed)
+        #expect(abs(wait - JobQueue.backoff(attempts: 1)) < 0.01, "it waits 5 s before the next run (stored to the millisecond)")
+        #expect(try provisioner.runDue().isEmpty, "not due yet")
         try f.queue.retry(id: job.id, now: Date())
         #expect(try f.provisioner.runDue().allSatisfy { $0.state == .succeeded })
     }
