@@ -116,6 +116,8 @@ public enum ArchiveJSON {
         public var revoked: String?
         /// The release it was re-signed from (`resign`), if it was.
         public var resignedFrom: Int64?
+        /// The re-signed release that took this one's place on testers' pages (automatic provisioning), if one did.
+        public var supersededBy: Int64?
         /// Its executables and whether their symbols are archived (in `show-release`).
         public var slices: [SliceJSON]?
         /// Completed downloads (in `show-release`).
@@ -238,7 +240,7 @@ public enum ArchiveJSON {
             offeredTo: OfferJSON(everyone: release.groups.isEmpty, groups: release.groups,
                                  testers: offered.map { TesterRefJSON(id: $0.id, name: $0.name) }),
             notes: release.notes, created: Timestamp.string(release.createdAt),
-            revoked: release.revokedAt.map(Timestamp.string), resignedFrom: release.resignedFrom,
+            revoked: release.revokedAt.map(Timestamp.string), resignedFrom: release.resignedFrom, supersededBy: release.supersededBy,
             slices: slices?.map { SliceJSON(path: $0.path, kind: $0.kind, bundleId: $0.bundleID, arch: $0.architecture, uuid: $0.uuid,
                                            minimumOS: $0.minimumOS, hasSymbols: $0.hasSymbols) },
             downloads: downloads?.map { DownloadJSON(testerId: $0.testerID, tester: $0.testerName, udid: $0.udid, device: $0.deviceName,

@@ -96,6 +96,13 @@ import TestSupport
             // Apple, so the one the team has is named.
             ("POST /apple/profiles", "/apple/profiles", json + [#"{"bundleId": "com.example.beta", "certificate": "1A2B3C4D00"}"#]),
             ("DELETE /apple/key", "/apple/key", []),
+            // Provisioning: a job waiting to retry and a failed one are planted before the calls (see `plantJobs`); the
+            // switch is turned off (on would need an approval rule), with a window.
+            ("GET /apple/auto", "/apple/auto", []),
+            ("PUT /apple/auto", "/apple/auto", json + [#"{"enabled": false, "window": 60}"#]),
+            ("GET /jobs", "/jobs", []),
+            ("POST /jobs/{id}/cancel", "/jobs/1/cancel", []),
+            ("POST /jobs/{id}/retry", "/jobs/2/retry", []),
             // An app's update check: the tester's link token, not an API token.
             ("GET /apps/{bundleId}/latest", "/apps/com.example.beta/latest?build=0", ["-H", "X-Tester-Token: \(tester)"]),
             ("GET /webhooks", "/webhooks", []),
@@ -120,6 +127,20 @@ import TestSupport
         }
     }
 
+    /// A job waiting to retry and a failed one (with its sentence), as the automatic flow leaves them.
+    static func plantJobs(home path: String) throws {
+        let home = try Home.open(at: path)
+        try home.store.write { db in
+            try db.query("""
+                INSERT INTO jobs (kind, state, step, subject, payload, attempts, next_attempt_ms, last_error, created_at, updated_at, finished_at) VALUES
+                ('register-device', 'waiting', 'register', '00008120-0000000000000D09', '{"udid":"00008120-0000000000000D09"}', 1, 9000000000000,
+                 'App Store Connect could not be reached', '2026-11-10T10:00:00Z', '2026-11-10T10:00:00Z', NULL),
+                ('refresh-apps', 'failed', 'resign', '00008120-0000000000000D08', '{"udids":["00008120-0000000000000D08"]}', 1, NULL,
+                 'no code-signing identity is stored', '2026-11-10T10:00:00Z', '2026-11-10T10:01:00Z', '2026-11-10T10:01:00Z')
+                """)
+        }
+    }
+
     @Test(.enabled(if: PythonOracles.isInstalled && AppStoreConnectServer.isAvailable, "needs the Python oracles (.ci/install-deps --test)"))
     func everyDocumentedOperationAnswersAndItsAnswersMatchTheSchemas() async throws {
         let fixture = try await AdminFixture.make()
@@ -141,6 +162,7 @@ import TestSupport
         }
         let crashGroup = try CrashScenario.group(fixture.cli, 1)
         try Self.plantDeviceRequests(home: fixture.cli.home)
+        try Self.plantJobs(home: fixture.cli.home)
         // A code-signing identity and a profile listing it, for the re-signing call.
         let signing = try TemporaryDirectory("openapi-resign")
         try ResigningFixtures.make(in: signing)

@@ -18,9 +18,14 @@ and is where the keys and certificates are made. The first line on stdout is
    "devices": [{"udid":..., "name":..., "deviceClass": "IPHONE", "status": "ENABLED", "addedDate": ...}],
    "generate_devices": 450, "classes": {"UDID": "IPAD"}, "bundle_ids": ["com.example.app", ...],
    "certificates": 1, "profiles": [{"name":..., "bundle_id":...}], "rate_limit_on_call": N,
-   "unavailable_on_call": N, "forbidden": false, "fail_profile_create": false, "team_id": "TEAMID1234"}
+   "unavailable_on_call": N, "forbidden": false, "fail_profile_create": false, "team_id": "TEAMID1234",
+   "entitlements": {"aps-environment": "production"}, "latency_ms": 300, "hold": [{"method": "POST", "path": "/v1/profiles"}]}
+"latency_ms" delays every answer (realistic latency, for benchmarks). "hold" lists calls to hold
+once each: the first call matching a rule's method and path (a prefix) is carried out, then its
+answer is held back: DIR/held gets a line "METHOD PATH" and the answer waits until DIR/release
+exists, so a test can kill the client exactly after Apple acted but before it heard back.
 """
-import argparse, base64, datetime, json, os, plistlib, ssl, subprocess, sys, tempfile, threading, urllib.parse, uuid
+import argparse, base64, datetime, json, os, plistlib, ssl, subprocess, sys, tempfile, threading, time, urllib.parse, uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from openapi_core import Config, OpenAPI
@@ -57,6 +62,7 @@ class Apple:
         self.dir = state_dir
         self.lock = threading.Lock()
         self.calls = 0
+        self.held = set()
         self.team = scenario.get("team_id", "TEAMID1234")
         self.devices = {}
         now = datetime.datetime.now(datetime.timezone.utc)
@@ -125,6 +131,8 @@ class Apple:
             "ProvisionedDevices": [self.devices[d]["udid"] for d in device_ids],
             "TeamIdentifier": [self.team], "TeamName": "Test Team", "TimeToLive": 365, "UUID": profile_uuid, "Version": 1,
         }
+        # Capabilities enabled on the App IDs: their entitlements appear in every profile.
+        plist["Entitlements"].update(self.scenario.get("entitlements", {}))
         signed = run("openssl", "cms", "-sign", "-nodetach", "-binary", "-outform", "DER", "-signer", self.signer_cert,
                      "-inkey", self.signer_key, data=plistlib.dumps(plist))
         return base64.b64encode(signed).decode()
@@ -189,6 +197,10 @@ class Handler(BaseHTTPRequestHandler):
         with apple.lock:
             with open(os.path.join(server.state_dir, "calls.jsonl"), "a") as log:
                 log.write(json.dumps({"n": number, "method": method, "path": self.path, "status": status, "problems": problems}) + "\n")
+        self.hold_if_asked(apple, method, parsed.path)
+        latency = apple.scenario.get("latency_ms", 0)
+        if latency:
+            time.sleep(latency / 1000)
         self.send_response(status)
         self.send_header("X-Request-ID", str(uuid.uuid4()).upper())
         self.send_header("X-Rate-Limit", "user-hour-lim:3500;user-hour-rem:%d;" % max(0, 3500 - number))
@@ -199,6 +211,21 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
         self.wfile.write(payload)
+
+    def hold_if_asked(self, apple, method, path):
+        """Holds the answer of the first call matching each "hold" rule until DIR/release exists."""
+        with apple.lock:
+            rules = apple.scenario.get("hold", [])
+            index = next((i for i, rule in enumerate(rules) if i not in apple.held and rule["method"] == method and path.startswith(rule["path"])), None)
+            if index is None:
+                return
+            apple.held.add(index)
+            with open(os.path.join(self.server.state_dir, "held"), "a") as marker:
+                marker.write("%s %s\n" % (method, path))
+        release = os.path.join(self.server.state_dir, "release")
+        deadline = time.time() + 600
+        while not os.path.exists(release) and time.time() < deadline:
+            time.sleep(0.05)
 
     def authorize(self, apple):
         """(status, answer, problem): None status when the token is good; a problem when betactl made it wrong."""
@@ -255,6 +282,9 @@ def route(apple, method, path, args, body):
         limit = int(args.get("limit", "20"))
         start = int(args.get("cursor", "0"))
         ordered = sorted(apple.devices.items())
+        wanted = [w.lower() for w in args.get("filter[udid]", "").split(",") if w]
+        if wanted:
+            ordered = [(i, d) for i, d in ordered if d["udid"].lower() in wanted]
         page = ordered[start:start + limit]
         links = {"self": base + "/v1/devices?limit=%d" % limit}
         if start + limit < len(ordered):
@@ -303,6 +333,11 @@ def route(apple, method, path, args, body):
                                             "displayName": "Test Team", "serialNumber": serial, "platform": "IOS",
                                             "expirationDate": "2027-11-27T00:00:00.000+00:00"}})
         return 200, {"data": data, "links": {"self": base + "/v1/certificates"}, "meta": {"paging": {"total": len(data), "limit": 200}}}
+    if method == "GET" and path.startswith("/v1/profiles/"):
+        identifier = path.rsplit("/", 1)[1]
+        if identifier not in apple.profiles:
+            return 404, errors(404, "NOT_FOUND", "The specified resource does not exist", "There is no resource of type 'profiles' with id '%s'" % identifier)
+        return 200, {"data": profile_json(apple, identifier, with_content=True), "links": {"self": base + "/v1/profiles/" + identifier}}
     if method == "DELETE" and path.startswith("/v1/profiles/"):
         identifier = path.rsplit("/", 1)[1]
         if apple.profiles.pop(identifier, None) is None:

@@ -26,8 +26,12 @@ extension AppleAccount {
     /// archive's import, so `check-profile` and the tester pages see it at once. `certificate`
     /// picks the distribution certificate by serial number or id; without it, the code-signing
     /// identity's certificate, and without that the team must have exactly one.
+    ///
+    /// `stamp` replaces the minute in the new profiles' names (`betactl BUNDLE_ID STAMP`); with it, a
+    /// profile already named so is adopted instead of deleted and made again, so a run cut short
+    /// after Apple made the profile resumes without a second creation.
     public func regenerateProfiles(for bundleID: String, certificate: String?, client: AppStoreConnectClient,
-                                   now: Date) throws -> AppleProfileRegeneration {
+                                   now: Date, stamp: String? = nil) throws -> AppleProfileRegeneration {
         let callsBefore = client.callCount
         let identifiers = try bundleIDs(forApp: bundleID)
         if try !hasSynced() { _ = try sync(client: client, now: now) }
@@ -62,7 +66,7 @@ extension AppleAccount {
         }
         var made: [AppleProfileRegeneration.Made] = []
         for resource in resources {
-            made.append(try regenerate(resource, certificateID: chosen.id, deviceIDs: deviceIDs, client: client, now: now))
+            made.append(try regenerate(resource, certificateID: chosen.id, deviceIDs: deviceIDs, client: client, now: now, stamp: stamp))
         }
         try recordRateLimit(client)
         return AppleProfileRegeneration(bundleID: bundleID, profiles: made, certificateSerial: chosen.serial, calls: client.callCount - callsBefore)
@@ -110,15 +114,19 @@ extension AppleAccount {
         }
     }
 
-    /// Deletes the profile betactl made for one bundle id and creates its successor.
+    /// Deletes the profile betactl made for one bundle id and creates its successor (or adopts the
+    /// successor named with `stamp` when Apple already has it).
     func regenerate(_ resource: (identifier: String, id: String, profiles: [ASC.Resource<ASC.ProfileAttributes>]), certificateID: String,
-                    deviceIDs: [String], client: AppStoreConnectClient, now: Date) throws -> AppleProfileRegeneration.Made {
+                    deviceIDs: [String], client: AppStoreConnectClient, now: Date, stamp: String? = nil) throws -> AppleProfileRegeneration.Made {
         let recorded = try store.read { db in
             try db.queryOne("SELECT profile_id FROM apple_profiles WHERE bundle_id = ?", [.text(resource.identifier)])?.string(0)
         }
         let prefix = "betactl \(resource.identifier) "
+        let name = "betactl \(resource.identifier) \(stamp ?? Self.minuteStamp(now))"
+        let adopted = stamp == nil ? nil : resource.profiles.first { $0.attributes?.name == name && $0.attributes?.profileType == "IOS_APP_ADHOC" }
         let old = resource.profiles.filter { profile in
-            profile.id == recorded || (profile.attributes?.name?.hasPrefix(prefix) == true && profile.attributes?.profileType == "IOS_APP_ADHOC")
+            profile.id != adopted?.id
+                && (profile.id == recorded || (profile.attributes?.name?.hasPrefix(prefix) == true && profile.attributes?.profileType == "IOS_APP_ADHOC"))
         }
         for profile in old {
             let response = try client.send("DELETE", "/v1/profiles/\(profile.id)")
@@ -127,14 +135,20 @@ extension AppleAccount {
             }
         }
         let deleted = old.first?.attributes?.name
-        let name = "betactl \(resource.identifier) \(Self.minuteStamp(now))"
         let created: ASC.Single<ASC.ProfileAttributes>
         let profileBytes: [UInt8]
         do {
-            let response = try client.send("POST", "/v1/profiles", body: Self.profileCreateBody(name: name, bundleResourceID: resource.id,
-                                                                                             certificateID: certificateID, deviceIDs: deviceIDs))
-            created = try client.decode(ASC.Single<ASC.ProfileAttributes>.self, response, path: "/v1/profiles",
-                                        subject: "profile \"\(name)\" for \(resource.identifier)")
+            if let adopted {
+                // Made by a run that was cut short before it heard Apple's answer: read it, do not make it again.
+                let response = try client.send("GET", "/v1/profiles/\(adopted.id)")
+                created = try client.decode(ASC.Single<ASC.ProfileAttributes>.self, response, path: "/v1/profiles/\(adopted.id)",
+                                            subject: "profile \"\(name)\" for \(resource.identifier)")
+            } else {
+                let response = try client.send("POST", "/v1/profiles", body: Self.profileCreateBody(name: name, bundleResourceID: resource.id,
+                                                                                                 certificateID: certificateID, deviceIDs: deviceIDs))
+                created = try client.decode(ASC.Single<ASC.ProfileAttributes>.self, response, path: "/v1/profiles",
+                                            subject: "profile \"\(name)\" for \(resource.identifier)")
+            }
             guard let content = created.data.attributes?.profileContent, let data = Data(base64Encoded: content) else {
                 throw AppStoreConnectError.unreadableAnswer(path: "/v1/profiles", detail: "the new profile came without profileContent")
             }

@@ -76,6 +76,7 @@ extension AppleAccount {
                 let failure = client.failure(response, subject: subject)
                 switch failure {
                 case .unauthorized, .forbidden, .rateLimited: throw failure
+                case let .refused(_, status, _) where status >= 500: throw failure
                 default: outcomes.append(.init(udid: device.identifier, name: name, kind: .refused, reason: failure.description))
                 }
             }
@@ -110,7 +111,7 @@ extension AppleAccount {
     }
 
     static func storeCreated(_ created: ASC.Resource<ASC.DeviceAttributes>, fallbackUDID: String, family: DeviceFamily, now: Date,
-                             db: SQLiteConnection) throws {
+                             db: SQLiteConnection, announce: Bool = true) throws {
         let attributes = created.attributes
         try db.query("""
             INSERT INTO apple_devices (apple_id, udid, name, device_class, platform, model, status, added_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -120,6 +121,6 @@ extension AppleAccount {
                   .text(attributes?.platform ?? AppleDeviceClass.platform(family)), .optional(attributes?.model),
                   .text(attributes?.status == "DISABLED" ? "DISABLED" : "ENABLED"),
                   .text(AppleDeviceClass.timestamp(attributes?.addedDate) ?? Timestamp.string(now))])
-        try WebhookOutbox.deviceRegistered(udid: attributes?.udid ?? fallbackUDID, appleID: created.id, family: family, db: db, now: now)
+        if announce { try WebhookOutbox.deviceRegistered(udid: attributes?.udid ?? fallbackUDID, appleID: created.id, family: family, db: db, now: now) }
     }
 }

@@ -179,6 +179,8 @@ extension Archive {
         "id", "bundle_id", "display_name", "version", "build", "minimum_os", "source_kind", "source_name", "package_blob", "icon_blob",
         "profile_uuid", "profile_name", "profile_type", "profile_expires_at", "notes", "created_at", "revoked_at",
         "(SELECT resigned_from FROM release_resigns WHERE release_resigns.release_id = releases.id) AS resigned_from",
+        "(SELECT min(s.release_id) FROM release_resigns s JOIN releases n ON n.id = s.release_id "
+            + "WHERE s.resigned_from = releases.id AND s.supersedes = 1 AND n.revoked_at IS NULL) AS superseded_by",
     ])
 
     static func release(from row: SQLiteRow, groups: [String]) throws(SQLRowError) -> Release {
@@ -195,7 +197,8 @@ extension Archive {
                        packageBlob: package, iconBlob: try digest("icon_blob"), profileUUID: try row.optionalText("profile_uuid"),
                        profileName: try row.optionalText("profile_name"), profileType: try row.optional("profile_type", as: ProfileType.self),
                        profileExpiresAt: try row.optionalDate("profile_expires_at"), notes: try row.optionalText("notes"), groups: groups,
-                       createdAt: try row.date("created_at"), revokedAt: try row.optionalDate("revoked_at"), resignedFrom: try row.optionalInt("resigned_from"))
+                       createdAt: try row.date("created_at"), revokedAt: try row.optionalDate("revoked_at"), resignedFrom: try row.optionalInt("resigned_from"),
+                       supersededBy: try row.optionalInt("superseded_by"))
     }
 
     /// Every release, newest first; revoked ones only when asked.

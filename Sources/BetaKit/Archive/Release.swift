@@ -45,6 +45,9 @@ public struct Release: Sendable, Equatable {
     public var revokedAt: Date?
     /// The release this one re-signed (`resign`), if it is one.
     public var resignedFrom: Int64? = nil
+    /// The re-signed release that took this one's place on testers' pages (the automatic
+    /// provisioning flow's), while that one is not revoked; nil otherwise.
+    public var supersededBy: Int64? = nil
 }
 
 /// One executable slice of a release and whether its symbols are archived.

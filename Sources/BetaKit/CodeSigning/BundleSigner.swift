@@ -16,6 +16,9 @@ public struct BundleSigner: Sendable {
     public var profile: ProvisioningProfile
     /// The profile file's bytes.
     public var profileBytes: [UInt8]
+    /// Profiles for nested bundles by bundle id (an extension's own ad hoc profile), parsed and as
+    /// bytes; a bundle without one here gets `profile`.
+    public var nestedProfiles: [String: (profile: ProvisioningProfile, bytes: [UInt8])] = [:]
 
     /// A signer embedding `profileBytes` (`profile` parsed) and signing through `cms`.
     public init(cms: any CodeSignatureCMSSigning, profile: ProvisioningProfile, profileBytes: [UInt8]) {
@@ -61,14 +64,15 @@ public struct BundleSigner: Sendable {
         var parameters = MachOSigner.Parameters(identifier: info.bundleIdentifier, teamIdentifier: team, infoPlist: infoBytes)
         if !isFramework {
             let original = try originalEntitlements(root + "/" + executable, name: name + "/" + executable, in: workspace)
-            let entitlements = try ResignEntitlements.derive(original, bundleID: info.bundleIdentifier, bundle: name, profile: profile)
+            let own = nestedProfiles[info.bundleIdentifier] ?? (profile, profileBytes)
+            let entitlements = try ResignEntitlements.derive(original, bundleID: info.bundleIdentifier, bundle: name, profile: own.profile)
             do {
                 parameters.entitlementsXML = try PlistValue.dictionary(entitlements).xmlBytes()
             } catch {
                 throw ResignError.unreadableBundle(path: name, reason: "its entitlements cannot be written: \(error)")
             }
             parameters.entitlementsDER = EntitlementsDER.encode(entitlements)
-            try write(profileBytes, to: root + "/embedded.mobileprovision", name: name, in: workspace)
+            try write(own.bytes, to: root + "/embedded.mobileprovision", name: name, in: workspace)
         }
         // The seal: every file but the executable and _CodeSignature/, nested code by CDHash.
         let skipped = Set(nested.keys)

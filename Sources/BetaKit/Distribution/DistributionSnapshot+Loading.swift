@@ -38,6 +38,7 @@ extension DistributionSnapshot {
             var snapshot = DistributionSnapshot(settings: settings, testers: testers, devices: devices, releases: releases,
                                                 coverage: coverage, packageSizes: sizes)
             snapshot.signingIdentity = try SigningIdentityStore.load(db)
+            snapshot.provisioning = try DeviceProvisioning.load(db: db)
             return snapshot
         }
     }

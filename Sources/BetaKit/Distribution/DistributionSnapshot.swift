@@ -27,6 +27,9 @@ public struct DistributionSnapshot: Sendable {
     public var packageSizes: [Int64: Int64]
     /// The identity enrolment profiles are signed with, when one was imported.
     public var signingIdentity: StoredSigningIdentity?
+    /// Where the automatic provisioning flow stands for devices with work pending or stopped, by
+    /// upper-cased UDID.
+    public var provisioning: [String: DeviceProvisioning] = [:]
     private var testerIDByDigest: [String: Int64]
 
     /// Creates a snapshot from parts (tests build them directly).
@@ -52,11 +55,14 @@ public struct DistributionSnapshot: Sendable {
     /// The release with `id`, revoked or not.
     public func release(id: Int64) -> Release? { releases.first { $0.id == id } }
 
-    /// The releases `tester` may install: not revoked, and targeted at everyone or at one of their
-    /// groups; newest first.
+    /// The releases `tester` may install: not revoked, not superseded by a re-signed release, and
+    /// targeted at everyone or at one of their groups; newest first.
     public func releases(offeredTo tester: Tester) -> [Release] {
-        releases.filter { $0.revokedAt == nil && $0.isOffered(to: tester) }
+        releases.filter { $0.revokedAt == nil && $0.supersededBy == nil && $0.isOffered(to: tester) }
     }
+
+    /// Where the automatic flow stands for `device`, when work is pending or stopped.
+    public func provisioning(of device: Device) -> DeviceProvisioning? { provisioning[device.identifier.value.uppercased()] }
 
     /// The tester's devices, active ones first.
     public func devices(of tester: Tester) -> [Device] {

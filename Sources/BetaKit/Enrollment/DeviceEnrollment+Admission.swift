@@ -90,6 +90,9 @@ extension DeviceEnrollment {
                   .text(approved ? "approved" : "open"), approved ? .text(stamp) : .null])
         try WebhookOutbox.device(.deviceEnrolled, udid: reply.udid.value, name: name, family: family.rawValue, testerID: owner.id, db: db, now: now,
                                  extra: [("request", .object([("status", .string(approved ? "approved" : "open")), ("verified", .bool(verified))]))])
-        if approved { try WebhookOutbox.device(.deviceApproved, udid: reply.udid.value, name: name, family: family.rawValue, testerID: owner.id, db: db, now: now) }
+        if approved {
+            try WebhookOutbox.device(.deviceApproved, udid: reply.udid.value, name: name, family: family.rawValue, testerID: owner.id, db: db, now: now)
+            try AutoProvisioning.deviceApproved(udid: reply.udid.value, db: db, now: now)
+        }
     }
 }

@@ -63,6 +63,7 @@ public struct DeviceRequests: Sendable {
             guard let deviceRow = try db.queryOne(Roster.deviceSelect + " WHERE d.udid = ?", [.text(udid.value)]) else { throw RosterError.deviceNotFound(udid) }
             let device = try Roster.device(from: deviceRow)
             try WebhookOutbox.device(.deviceApproved, udid: udid.value, name: device.name, family: device.family.rawValue, testerID: owner.id, db: db, now: now)
+            try AutoProvisioning.deviceApproved(udid: udid.value, db: db, now: now)
             return Roster.DeviceAddition(device: device, reusedSlot: reused)
         }
     }

@@ -26,7 +26,7 @@ public struct SchemaError: Error, Sendable, CustomStringConvertible {
 
 enum Schema {
     /// Every migration, oldest first. Add new areas as new files with their own `static let`.
-    static let migrations: [Migration] = [roster, archive, symbolHistory, releaseMissingSymbols, distribution, enrollment, admin, crashes, deviceRequests, crashIdentity, appStoreConnect, codeSigning, webhooks]
+    static let migrations: [Migration] = [roster, archive, symbolHistory, releaseMissingSymbols, distribution, enrollment, admin, crashes, deviceRequests, crashIdentity, appStoreConnect, codeSigning, webhooks, provisioningJobs]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
 

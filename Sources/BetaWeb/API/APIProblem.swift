@@ -204,6 +204,12 @@ extension APIProblem {
             }
         case let error as ResignError:
             return error.category == .invalidInput ? APIProblem(.invalidInput, error.description) : APIProblem(.refused, error.description)
+        case let error as JobError:
+            switch error {
+            case .unknownJob: return APIProblem(.notFound, error.description)
+            case .invalidWindow: return APIProblem(.invalidInput, error.description)
+            default: return APIProblem(.refused, error.description)
+            }
         case let error as DeviceIdentifierError: return APIProblem(.invalidUDID, error.description)
         case let error as ProvisioningProfileError: return APIProblem(.invalidProfile, "the provisioning profile cannot be read: \(error)")
         case let error as HomeError:

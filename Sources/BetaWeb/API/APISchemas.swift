@@ -9,7 +9,7 @@ enum APISchemas {
 
     /// Every named schema. A new area (crash reports, say) adds its dictionary to this list.
     static var all: [String: JSONSchema] {
-        [roster, archive, admin, requests, BetaWebApplication.crashSchemas, crashes, BetaWebApplication.deviceRequestSchemas, BetaWebApplication.appleSchemas, BetaWebApplication.updateSchemas, BetaWebApplication.webhookSchemas].reduce(into: [:]) { all, area in all.merge(area) { first, _ in first } }
+        [roster, archive, admin, requests, BetaWebApplication.crashSchemas, crashes, BetaWebApplication.deviceRequestSchemas, BetaWebApplication.appleSchemas, BetaWebApplication.jobSchemas, BetaWebApplication.updateSchemas, BetaWebApplication.webhookSchemas].reduce(into: [:]) { all, area in all.merge(area) { first, _ in first } }
     }
 
     /// How clients authenticate (`#/components/securitySchemes`).
@@ -84,6 +84,7 @@ enum APISchemas {
                 ])),
                 .optional("notes", .text), .required("created", .timestamp), .optional("revoked", .timestamp),
                 .optional("resignedFrom", .integer(minimum: 1)),
+                .optional("supersededBy", .integer(minimum: 1)),
                 .optional("slices", .array(.object([
                     .required("path", .text), .required("kind", .text), .optional("bundleId", .text), .required("arch", .text),
                     .optional("uuid", .text), .optional("minimumOS", .text), .required("hasSymbols", .boolean()),

@@ -7,7 +7,7 @@ extension BetaWebApplication {
     /// its own, is `isRoutedElsewhere`; reading crash reports (`crashReportOperations`) needs a token.
     var apiOperations: [APIOperation] {
         testerOperations + deviceOperations + deviceRequestOperations + profileOperations + releaseOperations + resignOperations + symbolOperations + crashOperations + crashReportOperations
-            + adminOperations + appleOperations + updateOperations + webhookOperations
+            + adminOperations + appleOperations + jobOperations + updateOperations + webhookOperations
             + [openAPIOperation]
     }
 

@@ -20,6 +20,7 @@ struct AdminChrome: Sendable, MustacheRepresentable {
         NavigationItem(label: "Symbols", path: "/admin/symbols"),
         NavigationItem(label: "Crashes", path: "/admin/crashes"),
         NavigationItem(label: "Webhooks", path: "/admin/webhooks"),
+        NavigationItem(label: "Provisioning", path: "/admin/provisioning"),
     ]
 
     var title: String

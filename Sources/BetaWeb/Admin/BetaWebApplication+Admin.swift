@@ -46,6 +46,7 @@ extension BetaWebApplication {
             addCrashPages(&admin)
             addApplePages(&admin)
             addWebhookPages(&admin)
+            addProvisioningPages(&admin)
         }
     }
 
@@ -194,6 +195,11 @@ enum AdminNotice: String, Sendable {
     case appleProvisioned = "apple-provisioned"
     case webhookTestQueued = "webhook-test-queued"
     case webhookRemoved = "webhook-removed"
+    case autoOn = "auto-on"
+    case autoOff = "auto-off"
+    case ruleSaved = "rule-saved"
+    case jobRetried = "job-retried"
+    case jobCancelled = "job-cancelled"
 
     var text: String {
         switch self {
@@ -213,6 +219,11 @@ enum AdminNotice: String, Sendable {
         case .symbolsAdded: "The symbols were archived."
         case .webhookTestQueued: "A test event was queued; the deliveries below show its answer in a moment."
         case .webhookRemoved: "The webhook and its deliveries were removed."
+        case .autoOn: "Automatic provisioning is on: approved devices are registered, profiled and get a re-signed build by themselves."
+        case .autoOff: "Automatic provisioning is off: approvals queue nothing more; queued jobs still run unless cancelled."
+        case .ruleSaved: "The approval rule was saved; it applies to replies arriving from now on."
+        case .jobRetried: "The job is queued again from the step it reached."
+        case .jobCancelled: "The job was cancelled; what it already did at Apple stays done."
         case .appleProvisioned: "The approved devices are registered at Apple and the ad hoc profiles were regenerated and imported."
         }
     }

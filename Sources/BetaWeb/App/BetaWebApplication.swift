@@ -29,6 +29,8 @@ public final class BetaWebApplication: Sendable {
     let crashes: CrashIntake
     /// The background webhook sender.
     let webhooks: WebhookWorker
+    /// The background runner of provisioning jobs.
+    let provisioning: ProvisioningWorker
     /// Enrolment replies per tester link and per client address.
     let enrollmentLimits: (perTester: RateLimiter, perAddress: RateLimiter)
     /// Update checks per credential and address.
@@ -51,10 +53,14 @@ public final class BetaWebApplication: Sendable {
         self.crashes = crashes
         let webhooks = WebhookWorker(home: home, configuration: configuration)
         self.webhooks = webhooks
-        // `release` or `add-symbols` may have queued reports again, or events: a change wakes the processor and the webhook sender.
+        let provisioning = ProvisioningWorker(home: home, configuration: configuration)
+        self.provisioning = provisioning
+        // `release` or `add-symbols` may have queued reports again, or events, or an approval a job: a change wakes the
+        // processor, the webhook sender and the job runner.
         snapshots = SnapshotStore(home: home, pool: pool, watcher: try StoreChangeWatcher(store: home.store), onChange: {
             crashes.wake()
             webhooks.wake()
+            provisioning.wake()
         })
         let enrollment = configuration.enrollment
         enrollmentLimits = (RateLimiter(perMinute: enrollment.postsPerMinute, burst: enrollment.burst),
@@ -72,6 +78,8 @@ public final class BetaWebApplication: Sendable {
         crashes.start()
         // Without its threads, webhooks stay queued for the next start (or `betactl webhook test`).
         try? webhooks.start()
+        // Likewise, jobs stay queued for the next start (or `betactl jobs run`).
+        try? provisioning.start()
         let task = Task {
             _ = try? await pool.run { try Archive(home: home).recordMissingProfileDevices() }
             // Requests check for changes themselves; this notices them while none come.
@@ -91,6 +99,7 @@ public final class BetaWebApplication: Sendable {
         }
         crashes.stop()
         webhooks.stop()
+        provisioning.stop()
         pool.shutdown()
     }
 

@@ -27,6 +27,8 @@ public struct WebConfiguration: Sendable {
     public var deliversWebhooks = true
     /// Webhook retry and disabling times.
     public var webhookSchedule = WebhookSchedule.standard
+    /// For tests only (`BETACTL_JOB_PAUSE`): where provisioning jobs stop until the server is killed.
+    public var jobPausePoint: String?
     /// The current time; tests pin it (`BETACTL_NOW`).
     public var now: @Sendable () -> Date = { Date() }
 

@@ -16,7 +16,16 @@ struct DeviceRow: Sendable, Equatable, MustacheRepresentable {
         case registered
         /// Removed from the roster.
         case removed
+        /// Being registered with Apple by the automatic flow.
+        case registering
+        /// Registered; the automatic flow is making its profile and build.
+        case preparing
+        /// The automatic flow stopped for it; the team was told.
+        case provisioningFailed = "provisioning-failed"
     }
+
+    /// How often a page showing automatic work in progress reloads itself, seconds.
+    static let refreshSeconds = 10
 
     var name: String
     var model: String
@@ -24,7 +33,7 @@ struct DeviceRow: Sendable, Equatable, MustacheRepresentable {
     var status: Status
     var statusText: String
 
-    init(device: Device, newest: Release?, coverage: ProfileCoverage?) {
+    init(device: Device, newest: Release?, coverage: ProfileCoverage?, provisioning: DeviceProvisioning? = nil) {
         name = device.name.isEmpty ? device.family.displayName : device.name
         model = device.model.map(DeviceModelName.displayName(forModelCode:)) ?? device.family.displayName
         udidSuffix = String(device.identifier.value.suffix(6))
@@ -32,6 +41,8 @@ struct DeviceRow: Sendable, Equatable, MustacheRepresentable {
         if device.status == .removed {
             status = .removed
             statusText = "Removed"
+        } else if let provisioning {
+            (status, statusText) = Self.describe(provisioning)
         } else if let newest, included == true {
             status = .ready
             statusText = "Ready: installs \(ReleaseCard.versionLabel(newest))"
@@ -44,6 +55,18 @@ struct DeviceRow: Sendable, Equatable, MustacheRepresentable {
         } else {
             status = .registered
             statusText = "Registered"
+        }
+    }
+
+    /// Whether automatic work for the device is still going (the page reloads itself meanwhile).
+    var isPending: Bool { status == .registering || status == .preparing }
+
+    /// The status and words for where the automatic flow stands.
+    static func describe(_ provisioning: DeviceProvisioning) -> (Status, String) {
+        switch provisioning {
+        case .registering: (.registering, "Being registered with Apple…")
+        case .preparing: (.preparing, "Preparing your build…")
+        case .failed: (.provisioningFailed, "A build for this device could not be prepared; the team has been told")
         }
     }
 

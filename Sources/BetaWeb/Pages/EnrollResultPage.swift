@@ -13,6 +13,10 @@ struct EnrollResultPage: Sendable, MustacheRepresentable {
     var testerPageURL: String
     /// Where to start again, for outcomes that call for it.
     var startAgainURL: String?
+    /// Where the automatic provisioning flow stands for the device, when it is working on it.
+    var progress: String?
+    /// The progress's status class (`registering`, `preparing`, `provisioning-failed`).
+    var progressStatus: String?
 
     init(chrome: PageChrome, result: EnrollmentResult, testerName: String, testerPageURL: String, enrollURL: String) {
         self.chrome = chrome
@@ -82,6 +86,14 @@ struct EnrollResultPage: Sendable, MustacheRepresentable {
         }
     }
 
+    /// Adds where the automatic flow stands for the device (reloading the page while it works).
+    mutating func show(_ provisioning: DeviceProvisioning) {
+        let (status, text) = DeviceRow.describe(provisioning)
+        progress = text
+        progressStatus = status.rawValue
+        if provisioning != .failed { chrome.refreshSeconds = DeviceRow.refreshSeconds }
+    }
+
     /// The page for a reply turned away by the rate limit `outcome` on `scope` (this link, the address).
     init(rateLimitedChrome chrome: PageChrome, outcome: String, scope: String, perMinute: Int, burst: Int, testerPageURL: String,
          enrollURL: String) {
@@ -110,6 +122,7 @@ struct EnrollResultPage: Sendable, MustacheRepresentable {
     var mustacheValue: MustacheValue {
         ["page": chrome.mustacheValue, "outcome": .string(outcome), "succeeded": .bool(succeeded), "heading": .string(heading),
          "message": .string(message), "detail": detail.map(MustacheValue.string) ?? .null, "testerPageURL": .string(testerPageURL),
-         "startAgainURL": startAgainURL.map(MustacheValue.string) ?? .null]
+         "startAgainURL": startAgainURL.map(MustacheValue.string) ?? .null, "progress": progress.map(MustacheValue.string) ?? .null,
+         "progressStatus": progressStatus.map(MustacheValue.string) ?? .null]
     }
 }

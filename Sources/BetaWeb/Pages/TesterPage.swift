@@ -14,6 +14,9 @@ struct PageChrome: Sendable, MustacheRepresentable {
     var client: ClientKind
     var inAppBrowser: Bool
     var insecure: Bool
+    /// Seconds after which the page reloads itself (a meta refresh, so it works without JS), while
+    /// work it reports is pending; nil for no reload.
+    var refreshSeconds: Int? = nil
 
     var mustacheValue: MustacheValue {
         ["title": .string(title), "brandName": .string(brandName),
@@ -22,7 +25,8 @@ struct PageChrome: Sendable, MustacheRepresentable {
          "isIPhone": .bool(client == .iPhone), "isIPad": .bool(client == .iPad),
          "isMacOrIPad": .bool(client == .macOrIPad), "isOther": .bool(client == .other),
          "mayInstall": .bool(client.mayInstall), "leadsWithQRCode": .bool(client.leadsWithQRCode),
-         "inAppBrowser": .bool(inAppBrowser), "insecure": .bool(insecure)]
+         "inAppBrowser": .bool(inAppBrowser), "insecure": .bool(insecure),
+         "refreshSeconds": refreshSeconds.map { .string(String($0)) } ?? .null]
     }
 }
 
@@ -67,8 +71,10 @@ struct TesterPage: Sendable, MustacheRepresentable {
         let offered = snapshot.releases(offeredTo: tester)
         let newest = offered.first
         devices = snapshot.devices(of: tester).map { device in
-            DeviceRow(device: device, newest: newest, coverage: newest.flatMap { snapshot.coverage[$0.id] })
+            DeviceRow(device: device, newest: newest, coverage: newest.flatMap { snapshot.coverage[$0.id] },
+                      provisioning: snapshot.provisioning(of: device))
         }
+        if devices.contains(where: \.isPending) { self.chrome.refreshSeconds = DeviceRow.refreshSeconds }
         // Releases come newest (highest id) first, so a cursor of ids pages stably as releases are added or revoked.
         let older = before.map { cursor in offered.filter { $0.id < cursor } } ?? offered
         let shown = older.prefix(Self.pageSize)

@@ -155,8 +155,10 @@ extension BetaWebApplication {
             guard let result = try await pool.run({ try enrollment.result(reference: reference, testerID: testerID) }) else {
                 throw WebError.notFound
             }
-            page = EnrollResultPage(chrome: chrome, result: result, testerName: context.tester.name, testerPageURL: context.urls.page,
-                                    enrollURL: context.urls.enroll)
+            var accepted = EnrollResultPage(chrome: chrome, result: result, testerName: context.tester.name, testerPageURL: context.urls.page,
+                                            enrollURL: context.urls.enroll)
+            if let udid = result.udid, let provisioning = context.snapshot.provisioning[udid.value.uppercased()] { accepted.show(provisioning) }
+            page = accepted
         }
         return .html(try renderer.render("enroll-result", page))
     }

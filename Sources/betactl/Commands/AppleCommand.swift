@@ -6,8 +6,8 @@ enum AppleCommand: BetactlCommand {
     static let spec = CommandSpec(
         name: "apple", summary: "Connect an App Store Connect key; sync, register devices and regenerate ad hoc profiles.",
         arguments: [
-            ArgumentSpec(name: "ACTION", help: "connect, status (the default), disconnect, sync, register or profile."),
-            ArgumentSpec(name: "VALUE", help: "register: UDIDs (or --approved); profile: the app's bundle id.", isOptional: true, isRepeated: true),
+            ArgumentSpec(name: "ACTION", help: "connect, status (the default), disconnect, sync, register, profile or auto."),
+            ArgumentSpec(name: "VALUE", help: "register: UDIDs (or --approved); profile: the app's bundle id; auto: on, off or status.", isOptional: true, isRepeated: true),
         ],
         options: [
             .value("--key", "FILE", "connect: the AuthKey_ID.p8 file App Store Connect let you download."),
@@ -17,9 +17,10 @@ enum AppleCommand: BetactlCommand {
             .value("--ca-file", "FILE", "connect: a PEM CA file to trust instead of the system's, for a test server."),
             .flag("--approved", "register: every active roster device not yet registered at Apple."),
             .value("--certificate", "SERIAL", "profile: the distribution certificate (serial number or id); by default the code-signing identity's, else the team's only one."),
+            .value("--window", "SECONDS", "auto: how long approvals are gathered into one batch (default 120)."),
             .json,
         ],
-        discussion: "The key is stored in the home's secrets folder (0600), never printed or logged, and left out of backups unless `backup --include-secrets`. `sync` reads Apple's device list, imports devices the roster lacks and reconciles the slot ledger with Apple's count; `register` registers roster devices (`--approved`: all not yet registered); `profile BUNDLE_ID` deletes the ad hoc profile betactl made before for the app and each extension and creates a new one with every enabled device, then imports it. Every call to Apple is logged in logs/app-store-connect.log in the home. Needs libcurl (Debian and Ubuntu: libcurl4) and libcrypto (libssl3).",
+        discussion: "The key is stored in the home's secrets folder (0600), never printed or logged, and left out of backups unless `backup --include-secrets`. `sync` reads Apple's device list, imports devices the roster lacks and reconciles the slot ledger with Apple's count; `register` registers roster devices (`--approved`: all not yet registered); `profile BUNDLE_ID` deletes the ad hoc profile betactl made before for the app and each extension and creates a new one with every enabled device, then imports it. `auto on` (off by default; it needs a key, a code-signing identity and an approval rule) makes every approved device request a job: register the device, regenerate the profiles of its tester's apps once per batching window, re-sign the newest builds and publish them in place of the old ones (see `betactl jobs`). Every call to Apple is logged in logs/app-store-connect.log in the home. Needs libcurl (Debian and Ubuntu: libcurl4) and libcrypto (libssl3).",
         group: .profiles)
 
     static func run(_ invocation: Invocation) async throws {
@@ -32,7 +33,8 @@ enum AppleCommand: BetactlCommand {
         case "sync": try AppleSyncAction.run(invocation, values: values)
         case "register": try AppleRegisterAction.run(invocation, values: values)
         case "profile": try AppleProfileAction.run(invocation, values: values)
-        default: throw invocation.usageError("unknown action \"\(action)\"; use connect, status, disconnect, sync, register or profile")
+        case "auto": try AppleAutoAction.run(invocation, values: values)
+        default: throw invocation.usageError("unknown action \"\(action)\"; use connect, status, disconnect, sync, register, profile or auto")
         }
     }
 

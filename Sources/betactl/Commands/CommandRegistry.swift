@@ -6,7 +6,7 @@ enum CommandRegistry {
         AddDeviceCommand.self, RemoveDeviceCommand.self, DevicesCommand.self,
         RequestsCommand.self, ApproveDeviceCommand.self, RejectDeviceCommand.self, ApprovalRuleCommand.self,
         ExportDevicesCommand.self, ImportDevicesCommand.self,
-        ImportProfileCommand.self, ProfilesCommand.self, AppleCommand.self, CheckProfileCommand.self, EntitlementsCommand.self, CheckEntitlementsCommand.self, CheckSignatureCommand.self,
+        ImportProfileCommand.self, ProfilesCommand.self, AppleCommand.self, JobsCommand.self, CheckProfileCommand.self, EntitlementsCommand.self, CheckEntitlementsCommand.self, CheckSignatureCommand.self,
         ReleaseCommand.self, ResignCommand.self, CodeIdentityCommand.self, AddSymbolsCommand.self, SymbolsCommand.self, ReleasesCommand.self, ShowReleaseCommand.self, RevokeCommand.self,
         SymbolicateCommand.self, InspectCommand.self,
         CrashKeyCommand.self, AddCrashCommand.self, CrashesCommand.self, CrashGroupsCommand.self, ShowCrashCommand.self,

@@ -4,11 +4,16 @@ import BetaJSON
 
 /// `betactl releases`: every release, newest first.
 enum ReleasesCommand: BetactlCommand {
-    static let spec = CommandSpec(name: "releases", summary: "List releases, newest first.", options: [.json], group: .releases)
+    static let spec = CommandSpec(
+        name: "releases", summary: "List releases, newest first.",
+        options: [.flag("--all", "Also list releases a re-signed build superseded (the automatic provisioning flow's)."), .json],
+        discussion: "A release the automatic provisioning flow re-signed for new devices takes the place of the one it came from on testers' pages; the old one stays downloadable and is listed with --all.",
+        group: .releases)
 
     static func run(_ invocation: Invocation) async throws {
         let home = try invocation.openHome()
-        let releases = try Archive(home: home).releases()
+        let all = try Archive(home: home).releases()
+        let releases = invocation.arguments.flag("--all") ? all : all.filter { $0.supersededBy == nil }
         if invocation.arguments.flag("--json") {
             let testers = try Roster(home: home).testers()
             try invocation.printJSON(releases.map { ArchiveJSON.release($0, testers: testers) })
@@ -22,7 +27,7 @@ enum ReleasesCommand: BetactlCommand {
         for release in releases {
             table.rows.append([String(release.id), release.displayName ?? release.bundleID, "\(release.version ?? "?") (\(release.build ?? "?"))",
                                release.groups.isEmpty ? "everyone" : release.groups.joined(separator: ","), CalendarDate(release.createdAt).description,
-                               release.revokedAt.map { "revoked \(CalendarDate($0))" } ?? "active"])
+                               release.revokedAt.map { "revoked \(CalendarDate($0))" } ?? release.supersededBy.map { "superseded by \($0)" } ?? "active"])
         }
         invocation.console.writeOut(table.render(style: invocation.style))
     }
@@ -53,6 +58,7 @@ enum ShowReleaseCommand: BetactlCommand {
         invocation.print("  created       \(Timestamp.string(release.createdAt)) from \(release.sourceName)")
         invocation.print("  sha256        \(release.packageBlob.hex)")
         if let original = release.resignedFrom { invocation.print("  re-signed     from release \(original)") }
+        if let newer = release.supersededBy { invocation.print("  superseded    by release \(newer), re-signed for new devices (testers see that one)") }
         invocation.print("  profile       \(release.profileName ?? "-") (\(release.profileType?.description ?? "?"), expires \(release.profileExpiresAt.map { CalendarDate($0).description } ?? "?"))")
         invocation.print("  groups        \(release.groups.isEmpty ? "everyone" : release.groups.joined(separator: ", "))")
         invocation.print("  offered to    \(ArchiveJSON.offerSummary(release, testers: testers))")

@@ -96,6 +96,8 @@ enum ServeCommand: BetactlCommand {
             guard let value = Int(text), value >= 0 else { throw UsageError(message: "--enroll-rate-limit needs a number of replies per minute (0 for no limit), got \(text)", command: spec.name) }
             web.enrollment.setRate(value)
         }
+        // For tests only: provisioning jobs stop at this point until the server is killed.
+        if let pause = invocation.environment["BETACTL_JOB_PAUSE"], !pause.isEmpty { web.jobPausePoint = pause }
         // A pinned clock (BETACTL_NOW) stays pinned; otherwise pages see the real time as it passes.
         if invocation.environment["BETACTL_NOW"].map({ !$0.isEmpty }) == true {
             let fixed = invocation.now
