@@ -9,19 +9,19 @@ import TestSupport
 @Suite(.serialized) struct CrashIntakeIntegrationTests {
     @Test func aTestersUploadAndItsGroupShowOnThePageAndInCrashesJSON() async throws {
         let fixture = try WebFixture()
-        let server = try fixture.serve()
-        defer { _ = server.stop() }
+        let server = try fixture.inProcess()
+        defer { server.stop() }
         let page = "\(server.base)/t/\(fixture.annToken)"
         let directory = try TemporaryDirectory("crash-upload")
         let report = directory.child("App-309.ips")
         try CrashUploads.report("App-309.ips").write(to: URL(fileURLWithPath: report))
         let photo = LocalFixtures.url("formats/icons/cgbi_7x5_multiIDAT.png").path
 
-        let form = try await curl(page)
+        let form = try await server.fetch(page)
         #expect(form.text.contains("action=\"\(page)/crashes\""))
         #expect(form.text.contains("Analytics &amp; Improvements"))
         #expect(form.text.contains("href=\"\(page)/enroll\""), "the enrolment link and the crash form are both on the page")
-        let upload = try await curl("\(page)/crashes", ["-F", "report=@\(report)", "-F", "report=@\(photo)", "-F", "description=It crashed when I tapped Save"])
+        let upload = try await server.fetch("\(page)/crashes", ["-F", "report=@\(report)", "-F", "report=@\(photo)", "-F", "description=It crashed when I tapped Save"])
         #expect(upload.status == 200)
         #expect(upload.text.contains("Received as report 1."))
         #expect(upload.text.contains("Not a crash report"), "the photo is refused on its own")
@@ -41,20 +41,20 @@ import TestSupport
         #expect(groups.first?["count"] as? Int == 1)
 
         // The same report again, from the page: one report, two uploads, and the page lists it.
-        let again = try await curl("\(page)/crashes", ["-F", "report=@\(report)"])
+        let again = try await server.fetch("\(page)/crashes", ["-F", "report=@\(report)"])
         #expect(again.text.contains("Already received as report 1"))
         try await waitUntil("the page lists the report") {
-            let text = try await curl(page).text
+            let text = try await server.fetch(page).text
             return text.contains("Your reports") && text.contains("App 1.2 (42): EXC_BAD_ACCESS (SIGSEGV)")
         }
         // Its outcome and its group: the dSYM is missing, and it is the first of its crash.
-        let listed = try await curl(page).text
+        let listed = try await server.fetch(page).text
         #expect(listed.contains("Report 1 ·") && listed.contains("received; waiting for the build&#39;s symbols"))
         #expect(listed.contains("the first report of this crash"))
         #expect(try fixture.crashReport(1)?["uploadCount"] as? Int == 2)
         // Bo sees none of Ann's reports.
-        #expect(!(try await curl("\(server.base)/t/\(fixture.boToken)").text.contains("Your reports")))
-        let refused = try await curl("\(page)/crashes", ["-F", "report=@\(photo)"])
+        #expect(!(try await server.fetch("\(server.base)/t/\(fixture.boToken)").text.contains("Your reports")))
+        let refused = try await server.fetch("\(page)/crashes", ["-F", "report=@\(photo)"])
         #expect(refused.status == 422)
         withExtendedLifetime(directory) {}
     }
@@ -148,18 +148,18 @@ import TestSupport
     func realReportsAreSymbolicatedWhenTheirDSYMsArriveLater() async throws {
         let fixture = try WebFixture()
         let key = try fixture.crashKey()
-        let server = try fixture.serve()
-        defer { _ = server.stop() }
+        let server = try fixture.inProcess()
+        defer { server.stop() }
         let directory = try TemporaryDirectory("crash-probe")
         let events = ["Crash with _pthread_list_lock held", "Dereference a NULL pointer", "Swift", "Throw Objective-C exception"]
         for (index, event) in events.enumerated() {
             let file = directory.child("event-\(index).json")
             try CrashUploads.kscrashReport(fromSentryEvent: try SharedFixtures.data("crash/crashprobe/arm64/\(event).json")).write(to: URL(fileURLWithPath: file))
-            #expect(try await curl("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(file)"]).status == 202)
+            #expect(try await server.fetch("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(file)"]).status == 202)
         }
         // Apple's own text reports (no dSYMs here) are read and wait for theirs.
         for name in ["XCDYouTubeKit-54.txt", "bruno.txt"] {
-            #expect(try await curl("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(SharedFixtures.url("crash/acrp/\(name)").path)"]).status == 202)
+            #expect(try await server.fetch("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(SharedFixtures.url("crash/acrp/\(name)").path)"]).status == 202)
         }
         for id in 1 ... 6 {
             let report = try await fixture.processedReport(id)
@@ -206,8 +206,8 @@ import TestSupport
     @Test func theSameCrashFromTheFormAndWithATrailingCRLFIsOneReport() async throws {
         let fixture = try WebFixture()
         let key = try fixture.crashKey()
-        let server = try fixture.serve(["--no-crash-processing"])
-        defer { _ = server.stop() }
+        let server = try fixture.inProcess { $0.crashes.processInBackground = false }
+        defer { server.stop() }
         let directory = try TemporaryDirectory("crash-twice")
         let original = try CrashUploads.report("App-309.ips")
         let file = directory.child("App-309.ips")
@@ -215,9 +215,9 @@ import TestSupport
         let withCRLF = directory.child("App-309-crlf.ips")
         try (original + Data("\r\n".utf8)).write(to: URL(fileURLWithPath: withCRLF))
 
-        let form = try await curl("\(server.base)/t/\(fixture.annToken)/crashes", ["-F", "report=@\(file)"])
+        let form = try await server.fetch("\(server.base)/t/\(fixture.annToken)/crashes", ["-F", "report=@\(file)"])
         #expect(form.text.contains("Received as report 1."))
-        let raw = try await curl("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(withCRLF)"])
+        let raw = try await server.fetch("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(withCRLF)"])
         #expect(raw.status == 202)
         let receipt = try #require(try JSONSerialization.jsonObject(with: raw.body) as? [String: Any])
         #expect(receipt["id"] as? Int == 1 && receipt["duplicate"] as? Bool == true, "\(receipt)")
@@ -227,7 +227,7 @@ import TestSupport
         // Another incident of the same crash is another report.
         let other = directory.child("other.ips")
         try CrashIncidents.renumbered(original, 1).write(to: URL(fileURLWithPath: other))
-        let second = try await curl("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(other)"])
+        let second = try await server.fetch("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(other)"])
         #expect((try JSONSerialization.jsonObject(with: second.body) as? [String: Any])?["id"] as? Int == 2)
         #expect(try fixture.cli.run("verify").status == 0, "no orphan blob")
         withExtendedLifetime(directory) {}
@@ -254,8 +254,8 @@ import TestSupport
     @Test func truncatedDamagedAndOversizedBodiesAreRefusedWithNothingHalfStored() async throws {
         let fixture = try WebFixture()
         let key = try fixture.crashKey()
-        let server = try fixture.serve(["--crash-max-size", "65536", "--crash-rate-limit", "0"])
-        defer { _ = server.stop() }
+        let server = try fixture.inProcess { $0.crashes.maxReportBytes = 65536; $0.crashes.reportsPerMinute = 0; $0.crashes.burst = 1 }
+        defer { server.stop() }
         let directory = try TemporaryDirectory("crash-damage")
         let page = "\(server.base)/t/\(fixture.annToken)/crashes"
         let original = [UInt8](try CrashUploads.report("App-309.ips"))
@@ -265,13 +265,13 @@ import TestSupport
         let full = CrashUploads.hockeySDKBody(boundary: boundary, parts: [("report", "a.ips", "application/octet-stream", Data(original))])
         let cut = directory.child("cut")
         try full.prefix(full.count - 20).write(to: URL(fileURLWithPath: cut))
-        let truncated = try await curl(page, ["-H", "Content-Type: multipart/form-data; boundary=\(boundary)", "--data-binary", "@\(cut)"])
+        let truncated = try await server.fetch(page, ["-H", "Content-Type: multipart/form-data; boundary=\(boundary)", "--data-binary", "@\(cut)"])
         #expect(truncated.status == 400)
         // Oversized: a raw body and a form part over 64 KiB.
         let big = directory.child("big.ips")
         try Data(original + [UInt8](repeating: 0x20, count: 70_000)).write(to: URL(fileURLWithPath: big))
-        #expect(try await curl("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(big)"]).status == 413)
-        #expect(try await curl(page, ["-F", "report=@\(big)"]).status == 413)
+        #expect(try await server.fetch("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(big)"]).status == 413)
+        #expect(try await server.fetch(page, ["-F", "report=@\(big)"]).status == 413)
         #expect(try fixture.crashReports().isEmpty)
 
         // Damaged reports: each is refused as not a report (422) or stored and then processed to
@@ -280,7 +280,7 @@ import TestSupport
         for (label, bytes) in damagedVariants(of: original, count: 12) {
             let file = directory.child("damaged")
             try Data(bytes).write(to: URL(fileURLWithPath: file))
-            let response = try await curl("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(file)"])
+            let response = try await server.fetch("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(file)"])
             #expect([202, 413, 422].contains(response.status), "\(label): \(response.status) \(response.text)")
             if response.status == 202, let id = (try JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["id"] as? Int { stored.insert(id) }
             if response.status != 202 {
@@ -295,7 +295,7 @@ import TestSupport
         let reports = try fixture.crashReports()
         #expect(Set(reports.compactMap { $0["id"] as? Int }) == stored, "nothing but the acknowledged reports is stored")
         #expect(reports.contains { $0["status"] as? String == "unreadable" && ($0["error"] as? String)?.isEmpty == false })
-        #expect(try await curl("\(server.base)/t/\(fixture.annToken)").status == 200)
+        #expect(try await server.fetch("\(server.base)/t/\(fixture.annToken)").status == 200)
         #expect(try fixture.cli.run("verify").status == 0)
         withExtendedLifetime(directory) {}
     }
@@ -305,14 +305,14 @@ import TestSupport
     @Test func oneAddressExhaustingAKeysAllowanceDoesNotStopAnother() async throws {
         let fixture = try WebFixture()
         let key = try fixture.crashKey()
-        let server = try fixture.serve(["--crash-rate-limit", "2", "--no-crash-processing"])
-        defer { _ = server.stop() }
+        let server = try fixture.inProcess { $0.crashes.reportsPerMinute = 2; $0.crashes.burst = 2; $0.crashes.processInBackground = false }
+        defer { server.stop() }
         let directory = try TemporaryDirectory("crash-rate-address")
         let original = try CrashUploads.report("App-309.ips")
         func send(_ index: Int, from address: String) async throws -> Int {
             let file = directory.child("r\(index).ips")
             try CrashIncidents.renumbered(original, index).write(to: URL(fileURLWithPath: file))
-            return try await curl("\(server.base)/api/v1/crashes?key=\(key)", ["--interface", address, "--data-binary", "@\(file)"]).status
+            return try await server.fetch("\(server.base)/api/v1/crashes?key=\(key)", ["--interface", address, "--data-binary", "@\(file)"]).status
         }
         var abuser: [Int] = []
         for index in 0 ..< 4 { abuser.append(try await send(index, from: "127.0.0.2")) }
@@ -326,8 +326,8 @@ import TestSupport
     @Test func keysAndTesterLinksAreRateLimitedWithRetryAfter() async throws {
         let fixture = try WebFixture()
         let key = try fixture.crashKey()
-        let server = try fixture.serve(["--crash-rate-limit", "3"])
-        defer { _ = server.stop() }
+        let server = try fixture.inProcess { $0.crashes.reportsPerMinute = 3; $0.crashes.burst = 3 }
+        defer { server.stop() }
         let directory = try TemporaryDirectory("crash-rate")
         let original = [UInt8](try CrashUploads.report("App-309.ips"))
         var statuses: [Int] = []
@@ -336,7 +336,7 @@ import TestSupport
             // Another incident each time, so nothing is a duplicate.
             let file = directory.child("r\(index).ips")
             try Data(CrashIncidents.renumbered(original, index)).write(to: URL(fileURLWithPath: file))
-            let response = try await curl("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(file)"])
+            let response = try await server.fetch("\(server.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(file)"])
             statuses.append(response.status)
             retryAfter = response.headers["retry-after"] ?? retryAfter
         }
@@ -350,7 +350,7 @@ import TestSupport
         for index in 4 ..< 8 {
             let file = directory.child("r\(index).ips")
             try Data(CrashIncidents.renumbered(original, index)).write(to: URL(fileURLWithPath: file))
-            let response = try await curl(page, ["-F", "report=@\(file)"])
+            let response = try await server.fetch(page, ["-F", "report=@\(file)"])
             pageStatuses.append(response.status)
             pageRetryAfter = response.headers["retry-after"] ?? pageRetryAfter
             if response.status == 429 { #expect(response.text.contains("Wait \(response.headers["retry-after"] ?? "?") seconds")) }

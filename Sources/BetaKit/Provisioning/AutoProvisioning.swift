@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import AppleFormats
 
 /// The automatic provisioning switch (`betactl apple auto on|off|status`) and its batching window.
 /// Off by default. While on, every approved device request (by the rule or by an admin) queues a
@@ -90,14 +91,27 @@ public struct AutoProvisioning: Sendable {
         try AppleAccount.state("auto_window", db: db).flatMap(Int.init) ?? defaultWindow
     }
 
+    /// Queues the automatic flow for device `udid` now, whether or not the switch is on (an admin
+    /// asking for one device, or the demo showing the flow): nothing is queued when a job for it is
+    /// already pending. Returns the job's number, or nil when one was pending.
+    @discardableResult
+    public func provision(_ udid: DeviceIdentifier, now: Date) throws -> Int64? {
+        try home.store.write { db in try Self.queueRegistration(udid: udid.value, db: db, now: now) }
+    }
+
     /// Inside the transaction that approves `udid`: queues its `register-device` job when the flow
     /// is on and none is pending for it.
     static func deviceApproved(udid: String, db: SQLiteConnection, now: Date) throws {
         guard try isOn(db: db) else { return }
+        try queueRegistration(udid: udid, db: db, now: now)
+    }
+
+    @discardableResult
+    static func queueRegistration(udid: String, db: SQLiteConnection, now: Date) throws -> Int64? {
         let pending = try db.queryOne("""
             SELECT 1 FROM jobs WHERE kind = ? AND subject = ? COLLATE NOCASE AND state NOT IN ('succeeded', 'failed', 'cancelled')
             """, [.text(JobKind.registerDevice.rawValue), .text(udid)])
-        guard pending == nil else { return }
-        try JobQueue.enqueue(.registerDevice, subject: udid, payload: ProvisioningPayload.Register(udid: udid).json, step: "register", db: db, now: now)
+        guard pending == nil else { return nil }
+        return try JobQueue.enqueue(.registerDevice, subject: udid, payload: ProvisioningPayload.Register(udid: udid).json, step: "register", db: db, now: now)
     }
 }

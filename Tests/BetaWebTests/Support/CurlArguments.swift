@@ -5,7 +5,8 @@ import Testing
 /// fields and body for an in-process server, so one test reads the same against either server.
 ///
 /// Understood: `-X`, `-H`, `-A`, `-e`, `-r`, `-I`, `-d`, `--data-binary`, `--data-urlencode`, `-F`,
-/// `--form-string`, `-b` and `-c` (a Netscape cookie file, or `-b name=value`), and the options that
+/// `--form-string`, `-b` and `-c` (a Netscape cookie file, or `-b name=value`), `--interface` (the
+/// client's address), and the options that
 /// change nothing here (`-s`, `-S`, `-k`, `--max-time`, `--fail-with-body`). Anything else is a
 /// mistake in the test and throws, naming the option.
 struct CurlArguments {
@@ -15,6 +16,8 @@ struct CurlArguments {
     var body: [UInt8] = []
     /// The cookie file `-c` names: answers' cookies are written to it.
     var cookieJar: String?
+    /// The client's address (`--interface`, as curl binds the connection to it).
+    var peerAddress = "127.0.0.1"
 
     init(url: String, base: String, arguments: [String]) throws {
         guard url.hasPrefix(base) else { throw CurlArgumentError(message: "\(url) is not on the in-process server \(base)") }
@@ -51,6 +54,7 @@ struct CurlArguments {
                 let source = try value()
                 if source.contains("=") { cookies.append(source) } else { cookies += CookieJar.read(source).map { "\($0.0)=\($0.1)" } }
             case "-c", "--cookie-jar": cookieJar = try value()
+            case "--interface": peerAddress = try value()
             case "--max-time": _ = try value()
             case "-s", "-S", "-k", "--silent", "--show-error", "--insecure", "--fail-with-body": break
             default: throw CurlArgumentError(message: "the in-process server does not understand curl's \(option)")

@@ -79,7 +79,8 @@ final class InProcessServer: WebEndpoint, @unchecked Sendable {
         if !request.body.isEmpty || request.method == "POST" || request.method == "PUT" {
             headers.set("Content-Length", String(request.body.count))
         }
-        let response = await client.execute(HTTPMethod(request.method), request.target, headers: headers, body: request.body)
+        let response = await client.execute(HTTPMethod(request.method), request.target, headers: headers, body: request.body,
+                                                peerAddress: request.peerAddress)
         if let jar = request.cookieJar { CookieJar.update(jar, setCookies: response.headers.values("Set-Cookie")) }
         var fields: [String: String] = [:]
         for field in response.headers { fields[field.name.lowercased()] = field.value }
