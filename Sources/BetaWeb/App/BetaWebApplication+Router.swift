@@ -18,18 +18,32 @@ extension BetaWebApplication {
         // pages reflect the Host header next to the token, which BREACH could turn into a leak).
         let tokenPages = SecurityHeadersMiddleware(fields: [("Referrer-Policy", "no-referrer"),
                                                             ("Cache-Control", "private, no-store")])
-        router.group(TesterURLs.Pattern.group, middleware: [tokenPages, NoCompressionMiddleware()]) { tester in
-            tester.get("", options: loop) { [self] request, _ in try await testerPage(request) }
-            tester.get(TesterURLs.Pattern.release, options: loop) { [self] request, _ in try await releasePage(request) }
-            tester.get(TesterURLs.Pattern.manifest, options: loop) { [self] request, _ in try await manifest(request) }
-            tester.get(TesterURLs.Pattern.package, options: loop) { [self] request, _ in try await package(request) }
-            tester.get(TesterURLs.Pattern.icon, options: loop) { [self] request, _ in try await icon(request) }
-            tester.get(TesterURLs.Pattern.qrSVG, options: loop) { [self] request, _ in try await qrCode(request, png: false) }
-            tester.get(TesterURLs.Pattern.qrPNG, options: loop) { [self] request, _ in try await qrCode(request, png: true) }
-            tester.post(TesterURLs.Pattern.crashes, options: RouteOptions(bodyLimit: crashPageBodyLimit, execution: .eventLoop)) { [self] request, _ in
-                try await testerCrashUpload(request)
+        // Tester routes read the tester `TesterAuth` resolved from the link's token.
+        let auth = TesterAuth(snapshots: snapshots)
+        router.group(TesterURLs.Pattern.group, middleware: [tokenPages, NoCompressionMiddleware()]) { links in
+            links.group("", middleware: [auth]) { tester in
+                tester.get("", options: loop) { [self] request, context in try await testerPage(request, context.require(TesterRequest.self)) }
+                tester.get(TesterURLs.Pattern.release, options: loop) { [self] request, context in
+                    try await releasePage(request, context.require(TesterRequest.self))
+                }
+                tester.get(TesterURLs.Pattern.manifest, options: loop) { [self] request, context in
+                    try await manifest(request, context.require(TesterRequest.self))
+                }
+                tester.get(TesterURLs.Pattern.package, options: loop) { [self] request, context in
+                    try await package(request, context.require(TesterRequest.self))
+                }
+                tester.get(TesterURLs.Pattern.icon, options: loop) { [self] request, context in try await icon(request, context.require(TesterRequest.self)) }
+                tester.get(TesterURLs.Pattern.qrSVG, options: loop) { [self] request, context in
+                    try await qrCode(request, context.require(TesterRequest.self), png: false)
+                }
+                tester.get(TesterURLs.Pattern.qrPNG, options: loop) { [self] request, context in
+                    try await qrCode(request, context.require(TesterRequest.self), png: true)
+                }
+                tester.post(TesterURLs.Pattern.crashes, options: RouteOptions(bodyLimit: crashPageBodyLimit, execution: .eventLoop)) { [self] request, context in
+                    try await testerCrashUpload(request, context.require(TesterRequest.self))
+                }
             }
-            addEnrollmentRoutes(to: &tester)
+            addEnrollmentRoutes(to: &links, auth: auth)
         }
         addAPIRoutes(to: &router)
         addAdminRoutes(to: &router)

@@ -46,8 +46,7 @@ extension BetaWebApplication {
     // MARK: Tester page
 
     /// `POST /t/<token>/crashes`: the page's form, files in `report`, text in `description`.
-    func testerCrashUpload(_ request: Request) async throws -> Response {
-        let context = try await testerRequest(request)
+    func testerCrashUpload(_ request: Request, _ context: TesterRequest) async throws -> Response {
         let chrome = chrome(request, title: "Crash reports", settings: context.snapshot.settings, base: context.urls.base)
         func page(_ heading: String, _ outcomes: [CrashUploadPage.Outcome], status: HTTPStatus, retryAfter: Int? = nil) throws -> Response {
             let page = CrashUploadPage(chrome: chrome, heading: heading, outcomes: outcomes, testerPageURL: context.urls.page)

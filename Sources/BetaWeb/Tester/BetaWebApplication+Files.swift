@@ -10,8 +10,7 @@ import QRCode
 extension BetaWebApplication {
     /// `GET /t/<token>/releases/<id>/app.ipa`: exactly the released bytes, streamed from the blob store
     /// with sendfile, with Range/206 and ETag. A completed download is recorded for the tester.
-    func package(_ request: Request) async throws -> Response {
-        let context = try await testerRequest(request)
+    func package(_ request: Request, _ context: TesterRequest) async throws -> Response {
         let release = try offeredRelease(request, context)
         let path = Archive(home: home).blobPath(release.packageBlob)
         var response = try await pool.run { try FileResponder().respond(to: request, path: path, contentType: "application/octet-stream") }
@@ -53,8 +52,7 @@ extension BetaWebApplication {
     }
 
     /// `GET /t/<token>/releases/<id>/icon.png`: the app icon, already converted from CgBI at release time.
-    func icon(_ request: Request) async throws -> Response {
-        let context = try await testerRequest(request)
+    func icon(_ request: Request, _ context: TesterRequest) async throws -> Response {
         let release = try offeredRelease(request, context)
         guard let icon = release.iconBlob else { throw WebError.notFound }
         let path = Archive(home: home).blobPath(icon)
@@ -62,8 +60,7 @@ extension BetaWebApplication {
     }
 
     /// `GET /t/<token>/qr.svg` and `qr.png`: a QR code of the tester page's own absolute URL.
-    func qrCode(_ request: Request, png: Bool) async throws -> Response {
-        let context = try await testerRequest(request)
+    func qrCode(_ request: Request, _ context: TesterRequest, png: Bool) async throws -> Response {
         let key = PageCache.Key(kind: png ? "qr.png" : "qr.svg", testerID: context.tester.id, base: context.urls.base.url)
         let type = png ? "image/png" : "image/svg+xml"
         if let cached = pages.get(key, generation: context.generation) { return .bytes(cached, contentType: type) }

@@ -6,26 +6,11 @@ import Foundation
 import BetaKit
 import BetaServer
 
-/// Who a request under `/t/<token>` is for, and the data to answer it from.
-struct TesterRequest: Sendable {
-    var snapshot: DistributionSnapshot
-    var generation: Int
-    var tester: Tester
-    var urls: TesterURLs
-}
-
 extension BetaWebApplication {
-    /// Resolves the token in the path against the current snapshot; an unknown one is `notFound`.
-    func testerRequest(_ request: Request) async throws -> TesterRequest {
-        let (snapshot, generation) = try await snapshots.current()
-        guard let token = request.parameters["token"], let tester = snapshot.tester(token: token) else { throw WebError.notFound }
-        let base = PublicBase(request: request, publicURL: snapshot.settings.publicURL)
-        return TesterRequest(snapshot: snapshot, generation: generation, tester: tester, urls: TesterURLs(base: base, token: token))
-    }
-
     /// The release named in the path, if it is offered to the tester; a revoked one is `revoked` (410).
     func offeredRelease(_ request: Request, _ context: TesterRequest) throws -> Release {
-        guard let text = request.parameters["id"], let id = Int64(text), let release = context.snapshot.release(id: id),
+        let id = try request.parameters.require("id", as: Int64.self)
+        guard let release = context.snapshot.release(id: id),
               release.isOffered(to: context.tester) else { throw WebError.notFound }
         if release.revokedAt != nil {
             throw WebError.revoked(releaseName: "\(release.displayName ?? release.bundleID) \(ReleaseCard.versionLabel(release))",
@@ -42,8 +27,7 @@ extension BetaWebApplication {
     }
 
     /// `GET /t/<token>`: the tester's page.
-    func testerPage(_ request: Request) async throws -> Response {
-        let context = try await testerRequest(request)
+    func testerPage(_ request: Request, _ context: TesterRequest) async throws -> Response {
         let before = try Self.releaseCursor(request)
         let agent = request.headers["User-Agent"]
         let key = PageCache.Key(kind: "tester", testerID: context.tester.id, releaseID: before ?? 0, base: context.urls.base.url,
@@ -70,8 +54,7 @@ extension BetaWebApplication {
     }
 
     /// `GET /t/<token>/releases/<id>`: one release.
-    func releasePage(_ request: Request) async throws -> Response {
-        let context = try await testerRequest(request)
+    func releasePage(_ request: Request, _ context: TesterRequest) async throws -> Response {
         let release = try offeredRelease(request, context)
         let settings = context.snapshot.settings
         let chrome = chrome(request, title: "\(release.displayName ?? release.bundleID) \(ReleaseCard.versionLabel(release))",
@@ -84,8 +67,7 @@ extension BetaWebApplication {
     }
 
     /// `GET /t/<token>/releases/<id>/manifest.plist`: the OTA manifest, as `text/xml`.
-    func manifest(_ request: Request) async throws -> Response {
-        let context = try await testerRequest(request)
+    func manifest(_ request: Request, _ context: TesterRequest) async throws -> Response {
         let release = try offeredRelease(request, context)
         let manifest = OTAManifest(packageURL: context.urls.package(release.id),
                                    iconURL: release.iconBlob == nil ? nil : context.urls.icon(release.id),
