@@ -49,7 +49,7 @@ public struct DemoLogin: Sendable {
 
     /// The live `demo` token (made with the admin scope and a secret thrown away when there is none).
     static func token(_ db: SQLiteConnection, now: Date) throws -> AccessToken {
-        if let row = try db.queryOne("SELECT \(AccessTokens.columns) FROM api_tokens WHERE name = ? AND revoked_at IS NULL",
+        if let row = try db.queryOne("SELECT \(AccessTokens.columns.list) FROM api_tokens WHERE name = ? AND revoked_at IS NULL",
                                      [.text(tokenName)]) {
             return try AccessTokens.token(from: AccessTokens.columns.reader(row))
         }
