@@ -20,7 +20,7 @@ import BetaServer
     /// The tester page's handler behind the tester links' auth, as the router runs it.
     static func testerPage(_ app: BetaWebApplication, _ request: Request) async throws -> Response {
         try await TesterAuth(snapshots: app.snapshots).respond(to: request, context: .testing()) { request, context in
-            try await app.testerPage(request, context.require(TesterRequest.self))
+            try await app.tester.testerPage(request, context.require(TesterRequest.self))
         }
     }
 

@@ -20,15 +20,14 @@ struct IntakeRefusal: Error, Sendable {
     static let unprocessable = HTTPStatus(code: 422)
 }
 
-extension BetaWebApplication {
+extension IntakeController {
     /// The SDK endpoints, authenticated by ingest keys only: HockeySDK's two, KSCrash's standard
     /// sink and the raw one. (The rest of `/api/v1` is the admin API's, with its own auth.)
     ///
     /// They run on the event loop, which only streams the body to the spool: the key lookup,
     /// multipart parsing, recognising formats, splitting KSCrash arrays and parsing HockeySDK XML
     /// all run on the blocking pool (`EventLoopBudgetTests` checks the loop's share stays small).
-    func addCrashRoutes(to router: inout Router) {
-        let limits = configuration.crashes
+    func addRoutes(to router: inout Router) {
         let multipart = RouteOptions(bodyLimit: limits.maxReportBytes * 2 + (1 << 20), execution: .eventLoop)
         let raw = RouteOptions(bodyLimit: limits.maxReportBytes, execution: .eventLoop)
         router.post("/api/2/apps/:key/crashes", options: multipart) { [self] request, _ in await hockeyAppCrash(request, form: .xml) }
@@ -40,84 +39,6 @@ extension BetaWebApplication {
         router.post("/api/v1/crashes", options: raw) { [self] request, context in await rawCrash(request, requestID: context.requestID) }
     }
 
-    /// The body limit of the tester page's upload: every allowed file at its largest, plus the form.
-    var crashPageBodyLimit: Int64 { configuration.crashes.maxReportBytes * Int64(max(1, configuration.crashes.maxFilesPerUpload)) + (1 << 20) }
-
-    // MARK: Tester page
-
-    /// `POST /t/<token>/crashes`: the page's form, files in `report`, text in `description`.
-    func testerCrashUpload(_ request: Request, _ context: TesterRequest) async throws -> Response {
-        let chrome = chrome(request, title: "Crash reports", settings: context.snapshot.settings, base: context.urls.base)
-        func page(_ heading: String, _ outcomes: [CrashUploadPage.Outcome], status: HTTPStatus, retryAfter: Int? = nil) throws -> Response {
-            let page = CrashUploadPage(chrome: chrome, heading: heading, outcomes: outcomes, testerPageURL: context.urls.page)
-            var response = Response.html(try renderer.render("crash-upload", page), status: status)
-            if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
-            return response
-        }
-        do {
-            let read = multipartReader(request, stripsHockeyCRLF: false, fields: ["report": configuration.crashes.maxReportBytes],
-                                       maxParts: configuration.crashes.maxFilesPerUpload + 4)
-            let maxFiles = configuration.crashes.maxFilesPerUpload
-            let testerID = context.tester.id
-            // Reading the form and recognising each file happen on the pool, never on the loop.
-            guard let sorted = try await pool.run({ () throws -> ([CrashUploadPage.Outcome], [(Int, CrashSubmission)])? in
-                let parts = try read()
-                let description = parts.first { $0.name == "description" }?.text
-                var outcomes: [CrashUploadPage.Outcome] = []
-                var submissions: [(Int, CrashSubmission)] = []
-                let files = parts.filter { $0.name == "report" && (!$0.bytes.isEmpty || $0.head.filename?.isEmpty == false) }
-                guard !files.isEmpty else { return nil }
-                guard files.count <= maxFiles else {
-                    throw IntakeRefusal(status: .contentTooLarge, message: "Send at most \(maxFiles) reports at once.")
-                }
-                for part in files {
-                    let name = part.head.filename.flatMap { $0.isEmpty ? nil : $0 } ?? "Report"
-                    let bytes = part.bytes
-                    guard !bytes.isEmpty else {
-                        outcomes.append(.init(name: name, text: "The file is empty.", ok: false))
-                        continue
-                    }
-                    let (accepted, evidence) = CrashStore.recognize(bytes)
-                    guard accepted else {
-                        outcomes.append(.init(name: name, text: "Not a crash report (it looks like \(evidence)). Send the .ips or .crash file iOS wrote.", ok: false))
-                        continue
-                    }
-                    submissions.append((outcomes.count, CrashSubmission(bytes: bytes, source: .page, fileName: name, testerID: testerID,
-                                                                         description: description)))
-                    outcomes.append(.init(name: name, text: "", ok: true))
-                }
-                return (outcomes, submissions)
-            }) else {
-                return try page("No report was sent", [.init(name: "Report", text: "Choose a report file first (.ips, .crash or .txt).", ok: false)], status: .badRequest)
-            }
-            var outcomes = sorted.0
-            let submissions = sorted.1
-            if !submissions.isEmpty {
-                if let wait = crashes.limiter.take("tester:\(context.tester.id)", cost: submissions.count) {
-                    let seconds = RateLimiter.retryAfterSeconds(wait)
-                    return try page("Too many reports at once", [.init(name: "Reports", text: "You sent many reports in a short time. Wait \(seconds) seconds and send them again.", ok: false)],
-                                    status: IntakeRefusal.tooManyRequests, retryAfter: seconds)
-                }
-                let receipts = try await crashes.submit(submissions.map(\.1))
-                for ((position, _), receipt) in zip(submissions, receipts) {
-                    outcomes[position].text = receipt.duplicate
-                        ? "Already received as report \(receipt.reportID); thank you for sending it again."
-                        : "Received as report \(receipt.reportID). It is being processed; your page lists it."
-                }
-            }
-            let stored = outcomes.filter(\.ok).count
-            let heading = stored == outcomes.count ? (stored == 1 ? "Thank you: your report was received" : "Thank you: your reports were received")
-                : stored == 0 ? "No report was received" : "Some reports were received"
-            return try page(heading, outcomes, status: stored == 0 ? IntakeRefusal.unprocessable : .ok)
-        } catch let refusal as IntakeRefusal {
-            return try page("The upload was refused", [.init(name: "Reports", text: refusal.message, ok: false)], status: refusal.status,
-                            retryAfter: refusal.retryAfter)
-        } catch let error as CrashError {
-            return try page("The upload was refused", [.init(name: "Reports", text: Self.sentence(error.description), ok: false)],
-                            status: error.category == .invalidInput ? IntakeRefusal.unprocessable : .badRequest)
-        }
-    }
-
     // MARK: SDKs
 
     /// HockeySDK's two forms: `xml` (a `<crashes>` document) or separate fields.
@@ -127,7 +48,7 @@ extension BetaWebApplication {
     /// empty body as a failure and sends the report again).
     func hockeyAppCrash(_ request: Request, form: HockeyForm) async -> Response {
         let read = multipartReader(request, stripsHockeyCRLF: true,
-                                   fields: ["xml": configuration.crashes.maxReportBytes * 2, "log": configuration.crashes.maxReportBytes],
+                                   fields: ["xml": limits.maxReportBytes * 2, "log": limits.maxReportBytes],
                                    maxParts: 16)
         return await answer(request, success: .created, body: { _ in Array("Crash report received.\n".utf8) }) { key in
             let parts = try read()
@@ -156,7 +77,7 @@ extension BetaWebApplication {
 
     /// `POST /api/kscrash/<key>`: KSCrash's standard sink, a `reports` part holding a JSON array.
     func kscrashReports(_ request: Request) async -> Response {
-        let read = multipartReader(request, stripsHockeyCRLF: false, fields: ["reports": configuration.crashes.maxReportBytes * 4], maxParts: 8)
+        let read = multipartReader(request, stripsHockeyCRLF: false, fields: ["reports": limits.maxReportBytes * 4], maxParts: 8)
         return await answer(request, success: .ok, body: { receipts in Self.receiptsJSON(receipts) }) { key in
             let parts = try read()
             guard let part = parts.first(where: { $0.name == "reports" }) else {
@@ -176,7 +97,7 @@ extension BetaWebApplication {
     /// `POST /api/v1/crashes?key=<key>`: the report as the body; 202 with its receipt. Errors are
     /// RFC 9457 problems, as everywhere under `/api/v1`.
     func rawCrash(_ request: Request, requestID: String) async -> Response {
-        let limit = configuration.crashes.maxReportBytes
+        let limit = limits.maxReportBytes
         return await answer(request, success: .init(code: 202), problems: requestID, body: { receipts in Self.receiptsJSON(receipts, single: true) }) { key in
             let bytes: [UInt8]
             switch request.body {
@@ -217,7 +138,7 @@ extension BetaWebApplication {
         do {
             let presented = request.parameters["key"] ?? request.queryValue("key") ?? ""
             let store = crashes.store
-            let maxBytes = configuration.crashes.maxReportBytes
+            let maxBytes = limits.maxReportBytes
             let (key, submissions) = try await pool.run { () throws -> (CrashKey, [CrashSubmission]) in
                 guard !presented.isEmpty, let key = try store.activeKey(presented) else {
                     throw IntakeRefusal(status: .notFound, message: "unknown or revoked ingest key; create one with `betactl crash-key create BUNDLE_ID`")
@@ -322,16 +243,6 @@ extension BetaWebApplication {
                 }
             }
         }
-    }
-}
-
-extension BetaWebApplication {
-    /// The tester page's crash section: the form and the tester's newest reports.
-    func crashSection(_ context: TesterRequest) async throws -> CrashSection {
-        let store = crashes.store
-        let id = context.tester.id
-        let (records, groups) = try await pool.run { (try store.reports(CrashFilter(testerID: id, limit: 20)), try store.groups(testerID: id)) }
-        return CrashSection(uploadURL: context.urls.crashes, records: records, groups: groups)
     }
 }
 

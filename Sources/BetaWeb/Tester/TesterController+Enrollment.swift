@@ -8,7 +8,7 @@ import BetaKit
 import BetaServer
 import CryptoCMS
 
-extension BetaWebApplication {
+extension TesterController {
     /// Device enrolment under `/t/<token>`: the page, the Profile Service profile, the device's
     /// reply and the result page.
     func addEnrollmentRoutes(to tester: inout RouteGroup, auth: TesterAuth) {
@@ -18,15 +18,15 @@ extension BetaWebApplication {
         let reply = RouteOptions(bodyLimit: Int64(DeviceEnrollment.maxReplySize), execution: .eventLoop,
                                  oversizedBody: .truncate(drainLimit: 2 << 20))
         // The reply resolves its link itself: whatever was posted, iOS must get a redirect.
-        tester.post(TesterURLs.EnrollmentPattern.page, options: reply) { [self] request, context in await enrollmentReply(request, context) }
+        tester.post(TesterURLs.EnrollmentPattern.page, options: reply) { request, context in await enrollmentReply(request, context) }
         tester.group("", middleware: [auth]) { tester in
-            tester.get(TesterURLs.EnrollmentPattern.page, options: loop) { [self] request, context in
+            tester.get(TesterURLs.EnrollmentPattern.page, options: loop) { request, context in
                 try await enrollPage(request, context.require(TesterRequest.self))
             }
-            tester.get(TesterURLs.EnrollmentPattern.profile, options: loop) { [self] request, context in
+            tester.get(TesterURLs.EnrollmentPattern.profile, options: loop) { request, context in
                 try await enrollmentProfile(request, context)
             }
-            tester.get(TesterURLs.EnrollmentPattern.result, options: loop) { [self] request, context in
+            tester.get(TesterURLs.EnrollmentPattern.result, options: loop) { request, context in
                 try await enrollmentResultPage(request, context.require(TesterRequest.self))
             }
         }
@@ -38,13 +38,13 @@ extension BetaWebApplication {
     /// `GET /t/<token>/enroll`: the steps, and the button that downloads the profile.
     func enrollPage(_ request: Request, _ context: TesterRequest) async throws -> Response {
         let settings = context.snapshot.settings
-        let page = EnrollPage(chrome: chrome(request, title: "\(settings.brandName): register your device", settings: settings,
+        let page = EnrollPage(chrome: site.chrome(request, title: "\(settings.brandName): register your device", settings: settings,
                                              base: context.urls.base),
                               testerName: context.tester.name, testerPageURL: context.urls.page, profileURL: context.urls.enrollmentProfile,
                               qrSVG: context.urls.qrSVG, signer: Self.canSign(context.snapshot) ? context.snapshot.signingIdentity?.subject : nil,
                               pictures: ["download", "settings", "done"].reduce(into: [:]) { pictures, name in
                                   let path = "enroll-\(name).svg"
-                                  pictures[name] = "\(context.urls.base.url)/assets/\(path)" + (assets.files[path].map { "?v=\($0.version)" } ?? "")
+                                  pictures[name] = "\(context.urls.base.url)/assets/\(path)" + (site.assets.files[path].map { "?v=\($0.version)" } ?? "")
                               })
         return .html(try renderer.render("enroll", page))
     }
@@ -142,7 +142,7 @@ extension BetaWebApplication {
     /// `GET /t/<token>/enroll/done/<reference>`: what one reply led to.
     func enrollmentResultPage(_ request: Request, _ context: TesterRequest) async throws -> Response {
         let settings = context.snapshot.settings
-        let chrome = chrome(request, title: "\(settings.brandName): device registration", settings: settings, base: context.urls.base)
+        let chrome = site.chrome(request, title: "\(settings.brandName): device registration", settings: settings, base: context.urls.base)
         let reference = try request.parameters.require("reference")
         let page: EnrollResultPage
         if reference == Self.serverErrorReference {

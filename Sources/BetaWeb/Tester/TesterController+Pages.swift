@@ -6,7 +6,7 @@ import Foundation
 import BetaKit
 import BetaServer
 
-extension BetaWebApplication {
+extension TesterController {
     /// The release named in the path, if it is offered to the tester; a revoked one is `revoked` (410).
     func offeredRelease(_ request: Request, _ context: TesterRequest) throws -> Release {
         let id = try request.parameters.require("id", as: Int64.self)
@@ -19,13 +19,6 @@ extension BetaWebApplication {
         return release
     }
 
-    func chrome(_ request: Request, title: String, settings: HomeSettings, base: PublicBase) -> PageChrome {
-        let agent = request.headers["User-Agent"]
-        return PageChrome(title: title, brandName: settings.brandName, assets: assetLinks(base: base, settings: settings),
-                          client: ClientKind(userAgent: agent), inAppBrowser: ClientKind.isInAppBrowser(agent),
-                          insecure: !base.isSecure)
-    }
-
     /// `GET /t/<token>`: the tester's page.
     func testerPage(_ request: Request, _ context: TesterRequest) async throws -> Response {
         let before = try Self.releaseCursor(request)
@@ -35,7 +28,7 @@ extension BetaWebApplication {
         if let cached = pages.get(key, generation: context.generation) { return .html(cached) }
         let settings = context.snapshot.settings
         var page = TesterPage(snapshot: context.snapshot, tester: context.tester, urls: context.urls,
-                              chrome: chrome(request, title: "\(settings.brandName): \(context.tester.name)", settings: settings,
+                              chrome: site.chrome(request, title: "\(settings.brandName): \(context.tester.name)", settings: settings,
                                              base: context.urls.base),
                               enrollURL: enrollURL(context.urls), now: now, before: before)
         page.crashes = try await crashSection(context)
@@ -57,7 +50,7 @@ extension BetaWebApplication {
     func releasePage(_ request: Request, _ context: TesterRequest) async throws -> Response {
         let release = try offeredRelease(request, context)
         let settings = context.snapshot.settings
-        let chrome = chrome(request, title: "\(release.displayName ?? release.bundleID) \(ReleaseCard.versionLabel(release))",
+        let chrome = site.chrome(request, title: "\(release.displayName ?? release.bundleID) \(ReleaseCard.versionLabel(release))",
                             settings: settings, base: context.urls.base)
         let card = ReleaseCard(release: release, snapshot: context.snapshot, tester: context.tester, urls: context.urls,
                                client: chrome.client, placeholderIcon: chrome.assets.placeholderIcon, now: now)
@@ -75,53 +68,5 @@ extension BetaWebApplication {
                                    bundleVersion: release.version ?? release.build ?? "1.0",
                                    title: release.displayName ?? release.bundleID)
         return .bytes(try manifest.xmlBytes(), contentType: "text/xml; charset=utf-8")
-    }
-
-    /// The 404 and 410 pages.
-    func errorPage(_ request: Request, _ error: WebError) async -> Response {
-        let snapshot = try? await snapshots.current().snapshot
-        let settings = snapshot?.settings ?? home.settings
-        let base = PublicBase(request: request, publicURL: settings.publicURL)
-        let page: MessagePage
-        let status: HTTPStatus
-        switch error {
-        case .notFound:
-            status = .notFound
-            page = MessagePage(chrome: chrome(request, title: "Not found", settings: settings, base: base),
-                               heading: "Nothing here",
-                               message: "This link does not lead anywhere. Check that you opened the whole link you were sent; if it still fails, ask for a new one.",
-                               link: nil)
-        case let .revoked(name, testerPage):
-            status = .gone
-            page = MessagePage(chrome: chrome(request, title: "Build withdrawn", settings: settings, base: base),
-                               heading: "This build was withdrawn",
-                               message: "\(name) is no longer offered for testing. Your page lists the builds you can install now.",
-                               link: (testerPage, "Back to your builds"))
-        }
-        var response = Response.html((try? renderer.render("message", page)) ?? Array("\(status.code) \(status.reason)\n".utf8), status: status)
-        response.headers.set("Cache-Control", "private, no-store")
-        response.headers.set("Referrer-Policy", "no-referrer")
-        return response
-    }
-
-    /// The page for an unexpected failure: it names the request id the server log holds the details under.
-    func internalErrorPage(_ request: Request, _ context: Context) async -> Response {
-        let settings = home.settings
-        let base = PublicBase(request: request, publicURL: settings.publicURL)
-        let page = MessagePage(chrome: chrome(request, title: "Something went wrong", settings: settings, base: base),
-                               heading: "Something went wrong",
-                               message: "The server could not answer this request (request \(context.requestID)). Try again in a moment; if it keeps failing, tell the person who sent you the link and quote the request number.",
-                               link: nil)
-        var response = Response.html((try? renderer.render("message", page)) ?? Array("500 Internal Server Error\n".utf8),
-                                     status: .internalServerError)
-        response.headers.set("Cache-Control", "no-store")
-        return response
-    }
-}
-
-extension Response {
-    /// A `text/html; charset=utf-8` response from rendered bytes.
-    static func html(_ bytes: [UInt8], status: HTTPStatus = .ok) -> Response {
-        Response(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(bytes))
     }
 }
