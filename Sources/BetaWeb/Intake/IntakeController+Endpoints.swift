@@ -30,13 +30,19 @@ extension IntakeController {
     func addRoutes(to router: inout Router) {
         let multipart = RouteOptions(bodyLimit: limits.maxReportBytes * 2 + (1 << 20), execution: .eventLoop)
         let raw = RouteOptions(bodyLimit: limits.maxReportBytes, execution: .eventLoop)
-        router.post("/api/2/apps/:key/crashes", options: multipart) { [self] request, _ in await hockeyAppCrash(request, form: .xml) }
-        router.post("/api/2/apps/:key/crashes/upload", options: multipart) { [self] request, _ in await hockeyAppCrash(request, form: .fields) }
-        router.post("/api/kscrash/:key", options: RouteOptions(bodyLimit: limits.maxReportBytes * 4 + (1 << 20), execution: .eventLoop)) { [self] request, _ in
-            await kscrashReports(request)
+        // Each route reads the app's ingest key that `IngestKeyAuth` looked up.
+        let sdkKey = IngestKeyAuth(store: crashes.store, pool: pool, problems: false)
+        router.group("", middleware: [sdkKey]) { sdk in
+            sdk.post("/api/2/apps/:key/crashes", options: multipart) { request, context in await hockeyAppCrash(request, context, form: .xml) }
+            sdk.post("/api/2/apps/:key/crashes/upload", options: multipart) { request, context in await hockeyAppCrash(request, context, form: .fields) }
+            sdk.post("/api/kscrash/:key", options: RouteOptions(bodyLimit: limits.maxReportBytes * 4 + (1 << 20), execution: .eventLoop)) { request, context in
+                await kscrashReports(request, context)
+            }
         }
         // Described with the API's operations (`crashOperations`); its errors are problem+json like theirs.
-        router.post("/api/v1/crashes", options: raw) { [self] request, context in await rawCrash(request, requestID: context.requestID) }
+        router.group("", middleware: [IngestKeyAuth(store: crashes.store, pool: pool, problems: true)]) { api in
+            api.post("/api/v1/crashes", options: raw) { request, context in await rawCrash(request, context) }
+        }
     }
 
     // MARK: SDKs
@@ -46,11 +52,11 @@ extension IntakeController {
 
     /// `POST /api/2/apps/<key>/crashes[/upload]`: answered 201 with a short body (HockeySDK counts an
     /// empty body as a failure and sends the report again).
-    func hockeyAppCrash(_ request: Request, form: HockeyForm) async -> Response {
+    func hockeyAppCrash(_ request: Request, _ context: Context, form: HockeyForm) async -> Response {
         let read = multipartReader(request, stripsHockeyCRLF: true,
                                    fields: ["xml": limits.maxReportBytes * 2, "log": limits.maxReportBytes],
                                    maxParts: 16)
-        return await answer(request, success: .created, body: { _ in Array("Crash report received.\n".utf8) }) { key in
+        return await answer(request, context, success: .created, body: { _ in Array("Crash report received.\n".utf8) }) { key in
             let parts = try read()
             func part(_ name: String) -> FormPart? { parts.first { $0.name == name } }
             func text(_ name: String) -> String? { part(name)?.text }
@@ -76,9 +82,9 @@ extension IntakeController {
     }
 
     /// `POST /api/kscrash/<key>`: KSCrash's standard sink, a `reports` part holding a JSON array.
-    func kscrashReports(_ request: Request) async -> Response {
+    func kscrashReports(_ request: Request, _ context: Context) async -> Response {
         let read = multipartReader(request, stripsHockeyCRLF: false, fields: ["reports": limits.maxReportBytes * 4], maxParts: 8)
-        return await answer(request, success: .ok, body: { receipts in Self.receiptsJSON(receipts) }) { key in
+        return await answer(request, context, success: .ok, body: { receipts in Self.receiptsJSON(receipts) }) { key in
             let parts = try read()
             guard let part = parts.first(where: { $0.name == "reports" }) else {
                 throw IntakeRefusal(status: .badRequest, message: "the upload has no reports part; KSCrash's standard sink sends a JSON array of reports there")
@@ -96,9 +102,9 @@ extension IntakeController {
 
     /// `POST /api/v1/crashes?key=<key>`: the report as the body; 202 with its receipt. Errors are
     /// RFC 9457 problems, as everywhere under `/api/v1`.
-    func rawCrash(_ request: Request, requestID: String) async -> Response {
+    func rawCrash(_ request: Request, _ context: Context) async -> Response {
         let limit = limits.maxReportBytes
-        return await answer(request, success: .init(code: 202), problems: requestID, body: { receipts in Self.receiptsJSON(receipts, single: true) }) { key in
+        return await answer(request, context, success: .init(code: 202), problems: context.requestID, body: { receipts in Self.receiptsJSON(receipts, single: true) }) { key in
             let bytes: [UInt8]
             switch request.body {
             case .empty: bytes = []
@@ -113,36 +119,19 @@ extension IntakeController {
         }
     }
 
-    /// Runs an SDK upload: checks the key, reads the submissions, refuses what is not a report,
+    /// Runs an SDK upload with the key `IngestKeyAuth` found: reads the submissions, refuses what is not a report,
     /// applies the key's rate limit, stores durably and answers. Errors become plain-text answers.
     /// With `problems` (the request id), errors are problem+json for the API; else plain text for SDKs.
     /// `read` and every check of the bytes run on the blocking pool; the loop only waits.
-    private func answer(_ request: Request, success: HTTPStatus, problems: String? = nil, body: @escaping @Sendable ([CrashReceipt]) -> [UInt8],
+    private func answer(_ request: Request, _ context: Context, success: HTTPStatus, problems: String? = nil, body: @escaping @Sendable ([CrashReceipt]) -> [UInt8],
                         _ read: @escaping @Sendable (CrashKey) throws -> [CrashSubmission]) async -> Response {
         func plain(_ status: HTTPStatus, _ message: String, retryAfter: Int? = nil) -> Response {
-            guard let requestID = problems else { return Self.plain(status, message, retryAfter: retryAfter) }
-            let kind: APIProblem.Kind = switch status.code {
-            case 401, 404: .unauthorized
-            case 413: .contentTooLarge
-            case 415: .unsupportedMediaType
-            case 422: .invalidInput
-            case 429: .tooManyRequests
-            case 503: .serviceUnavailable
-            case 400 ..< 500: .badRequest
-            default: .internalError
-            }
-            var headers: HTTPHeaders = [:]
-            if let retryAfter { headers.set("Retry-After", String(retryAfter)) }
-            return APIProblem(kind, message, headers: headers).response(instance: request.path, requestID: requestID)
+            Self.refusal(request, status, message, retryAfter: retryAfter, problems: problems)
         }
         do {
-            let presented = request.parameters["key"] ?? request.queryValue("key") ?? ""
-            let store = crashes.store
+            let key = try context.require(CrashKey.self)
             let maxBytes = limits.maxReportBytes
-            let (key, submissions) = try await pool.run { () throws -> (CrashKey, [CrashSubmission]) in
-                guard !presented.isEmpty, let key = try store.activeKey(presented) else {
-                    throw IntakeRefusal(status: .notFound, message: "unknown or revoked ingest key; create one with `betactl crash-key create BUNDLE_ID`")
-                }
+            let submissions = try await pool.run { () throws -> [CrashSubmission] in
                 let submissions = try read(key)
                 guard !submissions.isEmpty else { throw IntakeRefusal(status: .badRequest, message: "the upload holds no report") }
                 for submission in submissions {
@@ -151,7 +140,7 @@ extension IntakeController {
                     let (accepted, evidence) = CrashStore.recognize(submission.bytes)
                     guard accepted else { throw CrashError.notAReport(name: submission.fileName ?? "the report", evidence: evidence) }
                 }
-                return (key, submissions)
+                return submissions
             }
             if let wait = crashes.takeKeyAllowance(keyID: key.id, address: request.clientAddress, cost: submissions.count) {
                 let seconds = RateLimiter.retryAfterSeconds(wait)
@@ -173,6 +162,25 @@ extension IntakeController {
         } catch {
             return plain(.internalServerError, "the report could not be stored; try again later")
         }
+    }
+
+    /// A refused SDK upload: plain text for the SDKs, or with `problems` (the request id) the
+    /// problem+json every `/api/v1` error is.
+    static func refusal(_ request: Request, _ status: HTTPStatus, _ message: String, retryAfter: Int? = nil, problems: String?) -> Response {
+        guard let requestID = problems else { return plain(status, message, retryAfter: retryAfter) }
+        let kind: APIProblem.Kind = switch status.code {
+        case 401, 404: .unauthorized
+        case 413: .contentTooLarge
+        case 415: .unsupportedMediaType
+        case 422: .invalidInput
+        case 429: .tooManyRequests
+        case 503: .serviceUnavailable
+        case 400 ..< 500: .badRequest
+        default: .internalError
+        }
+        var headers: HTTPHeaders = [:]
+        if let retryAfter { headers.set("Retry-After", String(retryAfter)) }
+        return APIProblem(kind, message, headers: headers).response(instance: request.path, requestID: requestID)
     }
 
     static func plain(_ status: HTTPStatus, _ message: String, retryAfter: Int? = nil) -> Response {
