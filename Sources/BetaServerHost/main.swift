@@ -1,3 +1,6 @@
+// BetaServerHost: a minimal server over BetaServer alone, for the engine's process tests and
+// benchmarks. It may import BetaServer and the system libraries, nothing of betactl.
+
 import BetaServer
 import Dispatch
 #if canImport(Glibc)

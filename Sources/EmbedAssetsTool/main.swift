@@ -1,3 +1,6 @@
+// EmbedAssetsTool: the build tool of the EmbedAssets plugin (below). It may import the Foundation
+// essentials and the C library only.
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,3 +1,6 @@
+// QRCode: a generic QR code encoder (byte mode, level M) drawing SVG and PNG. It may import CZlib
+// (PNG's deflate) only.
+
 /// A QR code symbol (ISO/IEC 18004, Model 2) holding bytes in 8-bit byte mode at error correction
 /// level M, which recovers roughly 15% of damaged codewords: enough for a code on a screen, while
 /// keeping a URL's symbol small.

@@ -1,3 +1,6 @@
+// betactl: the thin command line (CLI/ parses, Commands/ has one file per command). It may import
+// every module; only `serve` and `demo` import the web app (BetaWeb), the others print BetaJSON shapes.
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -137,14 +137,14 @@ import Testing
 
     @Test func onlyAResponseReachingTheLastByteCountsAsADownload() {
         var response = Response(status: .ok)
-        #expect(BetaWebApplication.coversEnd(response))
+        #expect(TesterController.coversEnd(response))
         response.status = .partialContent
         response.headers.set("Content-Range", "bytes 100-999/1000")
-        #expect(BetaWebApplication.coversEnd(response))
+        #expect(TesterController.coversEnd(response))
         response.headers.set("Content-Range", "bytes 0-99/1000")
-        #expect(!BetaWebApplication.coversEnd(response))
+        #expect(!TesterController.coversEnd(response))
         response.headers.remove("Content-Range")
-        #expect(!BetaWebApplication.coversEnd(response))
+        #expect(!TesterController.coversEnd(response))
     }
 
     @Test func packageFileNamesAreSafe() {
@@ -152,6 +152,6 @@ import Testing
                               sourceKind: .ipa, sourceName: "a.ipa", packageBlob: HashDigest(bytes: []), iconBlob: nil,
                               profileUUID: nil, profileName: nil, profileType: nil, profileExpiresAt: nil, notes: nil, groups: [],
                               createdAt: Date(), revokedAt: nil)
-        #expect(BetaWebApplication.packageFileName(release) == "My__App__..-1.0-7.ipa")
+        #expect(TesterController.packageFileName(release) == "My__App__..-1.0-7.ipa")
     }
 }

@@ -11,10 +11,17 @@ import BetaServer
     static func page(_ app: BetaWebApplication, token: String, query: String = "") async throws -> String {
         var request = Request(method: .get, target: "/t/\(token)\(query)", headers: ["Host": "beta.example.com"])
         request.parameters = ["token": token]
-        let response = try await app.testerPage(request)
+        let response = try await testerPage(app, request)
         guard case .bytes(let bytes) = response.body else { Issue.record("the page is not in memory"); return "" }
         #expect(response.status == .ok)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The tester page's handler behind the tester links' auth, as the router runs it.
+    static func testerPage(_ app: BetaWebApplication, _ request: Request) async throws -> Response {
+        try await TesterAuth(snapshots: app.snapshots).respond(to: request, context: .testing()) { request, context in
+            try await app.tester.testerPage(request, context.require(TesterRequest.self))
+        }
     }
 
     static func listed(_ html: String) -> [Int] {
@@ -66,7 +73,7 @@ import BetaServer
         for bad in ["abc", "0", "-4", "99999999999999999999"] {
             var request = Request(method: .get, target: "/t/\(tester.token)?before=\(bad)")
             request.parameters = ["token": tester.token]
-            let error = await #expect(throws: HTTPError.self) { try await app.testerPage(request) }
+            let error = await #expect(throws: HTTPError.self) { try await Self.testerPage(app, request) }
             #expect(error?.status == .badRequest && error?.message.contains("Older builds link") == true, "\(bad)")
         }
         withExtendedLifetime(directory) {}

@@ -127,6 +127,23 @@ import Glibc
         #expect(!unknown.text.contains("AAAAAAAA"))
     }
 
+    @Test func releaseIdsThatAreNotNumbersGetTheSame404AsAnyMissingPage() async throws {
+        let fixture = try WebFixture()
+        let server = try fixture.inProcess()
+        defer { server.stop() }
+        let missing = try await server.fetch("\(server.base)/no/such/page")
+        for id in ["abc", "1x", "99999999999999999999", "-"] {
+            for path in ["releases/\(id)", "releases/\(id)/manifest.plist", "releases/\(id)/app.ipa", "releases/\(id)/icon.png"] {
+                let response = try await server.fetch("\(server.base)/t/\(fixture.annToken)/\(path)")
+                #expect(response.status == 404, "\(path)")
+                #expect(response.text == missing.text, "\(path)")
+                #expect(response.headers["cache-control"] == "private, no-store", "\(path)")
+            }
+        }
+        // A number that names no release offered to Ann is the same page.
+        #expect(try await server.fetch("\(server.base)/t/\(fixture.annToken)/releases/999").text == missing.text)
+    }
+
     @Test func aRevokedReleaseAnswers410AndAGroupReleaseIsInvisibleToOthers() async throws {
         let fixture = try WebFixture()
         let server = try fixture.inProcess()

@@ -4,6 +4,8 @@ public struct Context: Sendable {
     public var requestID: String = ""
     /// Who the request is authenticated as, set by an auth middleware.
     public var identity: Identity?
+    /// Typed values set by middleware for the handlers after it (a resolved principal, say).
+    public var values = ContextValues()
     /// Where handlers log.
     public var log: ServerLog
     /// Limits and settings of the running server.

@@ -1,12 +1,13 @@
 /// Routes that share a path prefix and middleware, registered through `Router.group`.
 ///
-/// Tester pages, the admin dashboard and the API need different authentication; each is a group
-/// whose middleware runs only for its own routes, inside the server-wide layers.
+/// Parts of a site often need different authentication; each is a group whose middleware runs
+/// only for its own routes, inside the server-wide layers. An auth middleware resolves the
+/// principal once and stores it in `context.values` for the handlers to read typed.
 ///
 /// ```swift
-/// router.group("/t/:token", middleware: [TesterAuth()]) { tester in
-///     tester.get("") { request, context in … }            // GET /t/:token
-///     tester.get("/qr.svg") { request, context in … }     // GET /t/:token/qr.svg
+/// router.group("/a/:account", middleware: [AccountAuth()]) { account in
+///     account.get("") { request, context in … }           // GET /a/:account
+///     account.get("/qr.svg") { request, context in … }    // GET /a/:account/qr.svg
 /// }
 /// ```
 public struct RouteGroup: Sendable, RouteRegistering {

@@ -22,17 +22,18 @@ extension BetaWebApplication {
         }
     }
 
-    /// Registers every API operation under `/api/v1`, each behind its token check.
+    /// Registers every API operation under `/api/v1`, each needing a token behind `APITokenAuth` for its scope.
     func addAPIRoutes(to router: inout Router) {
         let operations = apiOperations
         router.group(APIPaths.prefix, middleware: [ConditionalGetMiddleware()]) { api in
             for operation in operations where !operation.isRoutedElsewhere {
                 var options = RouteOptions(bodyLimit: operation.bodyLimit, execution: .eventLoop)
                 if operation.checksTokenBeforeBody, let scope = operation.scope { options.headCheck = uploadHeadCheck(scope: scope) }
-                api.on(operation.method, operation.path, options: options) { [self] request, context in
-                    var token: AccessToken?
-                    if let scope = operation.scope { token = try await authenticate(request, requiring: scope) }
-                    return try await operation.handler(APICall(request: request, context: context, token: token))
+                let auth: [any Middleware] = operation.scope.map { [APITokenAuth(scope: $0, home: home, pool: pool, now: configuration.now)] } ?? []
+                api.group("", middleware: auth) { route in
+                    route.on(operation.method, operation.path, options: options) { request, context in
+                        try await operation.handler(APICall(request: request, context: context, token: context.values[AccessToken.self]))
+                    }
                 }
             }
         }

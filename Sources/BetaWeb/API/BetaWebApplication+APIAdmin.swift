@@ -80,7 +80,7 @@ extension BetaWebApplication {
             APIOperation(method: .delete, path: "/tokens/:name", scope: .admin, operationID: "revokeToken", tag: "Tokens",
                          summary: "Revoke a token: it stops working at once and its dashboard sessions end.",
                          outcomes: [.init(status: 200, description: "The token, now revoked.", schema: .ref("Token"))]) { [self] call in
-                let name = call.request.parameters["name"] ?? ""
+                let name = try call.request.parameters.require("name")
                 let home = self.home
                 let now = self.now
                 let token = try await pool.run { try AccessTokens(home: home).revoke(name: name, now: now) }

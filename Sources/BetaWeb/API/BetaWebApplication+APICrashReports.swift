@@ -25,7 +25,7 @@ extension BetaWebApplication {
             APIOperation(method: .get, path: "/crash-groups/:signature", scope: .read, operationID: "getCrashGroup", tag: "Crash reports",
                          summary: "One crash group by its signature key (`GET /crashes?group=` lists its reports).",
                          outcomes: [.init(status: 200, description: "The group.", schema: .ref("CrashGroup"))]) { [self] call in
-                let key = call.request.parameters["signature"] ?? ""
+                let key = try call.request.parameters.require("signature")
                 let store = crashes.store
                 return try Response.api(CrashJSON.group(try await pool.run { try store.group(key: key) }))
             },
@@ -78,8 +78,10 @@ extension BetaWebApplication {
 
     /// The `{id}` of a crash path; a number no report has is answered as a missing report.
     static func crashID(_ request: Request) throws(APIProblem) -> Int64 {
-        let text = request.parameters["id"] ?? ""
-        guard let id = Int64(text), id > 0 else { throw APIProblem(.crashNotFound, CrashError.unknownReport(String(text.prefix(40))).description) }
+        guard let id = try? request.parameters.require("id", as: Int64.self), id > 0 else {
+            let text = request.parameters["id"] ?? ""
+            throw APIProblem(.crashNotFound, CrashError.unknownReport(String(text.prefix(40))).description)
+        }
         return id
     }
 

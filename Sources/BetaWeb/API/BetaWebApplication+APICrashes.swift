@@ -23,7 +23,7 @@ extension BetaWebApplication {
                 bodyLimit: configuration.crashes.maxReportBytes,
                 security: [["ingestKey": []]],
                 isRoutedElsewhere: true
-            ) { [self] call in await rawCrash(call.request, requestID: call.context.requestID) },
+            ) { [intake] call in await intake.rawCrash(call.request, call.context) },
         ]
     }
 

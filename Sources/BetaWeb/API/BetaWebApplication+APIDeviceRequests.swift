@@ -27,7 +27,7 @@ extension BetaWebApplication {
                          tag: "Device requests",
                          summary: "Approve a request: the device is registered to its tester and takes a slot of its family (409 `device-limit-reached`, naming the renewal, when all 100 are used; the request then stays open).",
                          outcomes: [.init(status: 200, description: "The device as registered.", schema: .ref("DeviceApproval"))]) { [self] call in
-                let udid = try DeviceIdentifier(call.request.parameters["udid"] ?? "")
+                let udid = try DeviceIdentifier(call.request.parameters.require("udid"))
                 let home = self.home
                 let now = self.now
                 let addition = try await pool.run { try DeviceRequests(home: home.reloaded()).approve(udid, now: now) }
@@ -38,7 +38,7 @@ extension BetaWebApplication {
                          tag: "Device requests",
                          summary: "Reject a request. Nothing else changes: the request held no slot.",
                          outcomes: [.init(status: 200, description: "The request, now rejected.", schema: .ref("DeviceRejection"))]) { [self] call in
-                let udid = try DeviceIdentifier(call.request.parameters["udid"] ?? "")
+                let udid = try DeviceIdentifier(call.request.parameters.require("udid"))
                 let home = self.home
                 let now = self.now
                 let request = try await pool.run { try DeviceRequests(home: home).reject(udid, now: now) }

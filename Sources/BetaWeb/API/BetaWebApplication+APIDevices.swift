@@ -95,7 +95,7 @@ extension BetaWebApplication {
             APIOperation(method: .get, path: "/devices/:udid", scope: .read, operationID: "getDevice", tag: "Devices",
                          summary: "One device.",
                          outcomes: [.init(status: 200, description: "The device.", schema: .ref("Device"))]) { [self] call in
-                let udid = try DeviceIdentifier(call.request.parameters["udid"] ?? "")
+                let udid = try DeviceIdentifier(call.request.parameters.require("udid"))
                 let state = try await deviceState()
                 guard let device = state.devices.first(where: { $0.identifier == udid }) else { throw APIProblem.roster(.deviceNotFound(udid)) }
                 return try Response.api(state.json(device))
@@ -103,7 +103,7 @@ extension BetaWebApplication {
             APIOperation(method: .delete, path: "/devices/:udid", scope: .write, operationID: "removeDevice", tag: "Devices",
                          summary: "Remove a device; its slot stays used until the membership renews.",
                          outcomes: [.init(status: 200, description: "The device, now removed.", schema: .ref("Device"))]) { [self] call in
-                let udid = try DeviceIdentifier(call.request.parameters["udid"] ?? "")
+                let udid = try DeviceIdentifier(call.request.parameters.require("udid"))
                 let home = self.home
                 let now = self.now
                 let device = try await pool.run { try Roster(home: home).removeDevice(udid, now: now) }

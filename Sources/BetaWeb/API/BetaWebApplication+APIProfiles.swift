@@ -54,7 +54,7 @@ extension BetaWebApplication {
             APIOperation(method: .get, path: "/profiles/:uuid", scope: .read, operationID: "getProfile", tag: "Profiles",
                          summary: "One imported profile, by UUID (or a unique UUID prefix or exact name).",
                          outcomes: [.init(status: 200, description: "The profile.", schema: .ref("Profile"))]) { [self] call in
-                let reference = call.request.parameters["uuid"] ?? ""
+                let reference = try call.request.parameters.require("uuid")
                 let home = self.home
                 let stored = try await pool.run { try Archive(home: home).storedProfile(matching: reference) }
                 return try Response.api(ArchiveJSON.profile(stored))
@@ -63,7 +63,7 @@ extension BetaWebApplication {
                          summary: "Compare a profile with the roster: active devices it lacks (by tester), unknown or removed devices in it, expiry and certificates.",
                          outcomes: [.init(status: 200, description: "What the check found; `ok` is false when something needs fixing.",
                                           schema: .ref("ProfileCheck"))]) { [self] call in
-                let reference = call.request.parameters["uuid"] ?? ""
+                let reference = try call.request.parameters.require("uuid")
                 let home = self.home
                 let now = self.now
                 let json = try await pool.run {

@@ -69,8 +69,8 @@ extension BetaWebApplication {
 
     /// The release id in the path.
     static func releaseID(_ request: Request) throws(APIProblem) -> Int64 {
-        let text = request.parameters["id"] ?? ""
-        guard let id = Int64(text), id > 0 else {
+        guard let id = try? request.parameters.require("id", as: Int64.self), id > 0 else {
+            let text = request.parameters["id"] ?? ""
             throw APIProblem(.releaseNotFound, ArchiveError.unknownRelease(String(text.prefix(40))).description)
         }
         return id

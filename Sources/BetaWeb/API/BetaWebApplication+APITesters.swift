@@ -100,8 +100,10 @@ extension BetaWebApplication {
 
     /// The tester id in the path; anything but a number names no tester.
     static func testerID(_ request: Request) throws(APIProblem) -> Int64 {
-        let text = request.parameters["id"] ?? ""
-        guard let id = Int64(text), id > 0 else { throw APIProblem.roster(.testerNotFound(String(text.prefix(40)))) }
+        guard let id = try? request.parameters.require("id", as: Int64.self), id > 0 else {
+            let text = request.parameters["id"] ?? ""
+            throw APIProblem.roster(.testerNotFound(String(text.prefix(40))))
+        }
         return id
     }
 

@@ -85,7 +85,7 @@ extension BetaWebApplication {
 
     func latestRelease(_ call: APICall) async throws -> Response {
         let request = call.request
-        let bundleID = request.parameters["bundleId"] ?? ""
+        let bundleID = try request.parameters.require("bundleId")
         let (snapshot, _) = try await snapshots.current()
         let tester: Tester
         var token: String?

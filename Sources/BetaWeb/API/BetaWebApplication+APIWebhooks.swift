@@ -77,8 +77,10 @@ extension BetaWebApplication {
     }
 
     func webhookID(_ call: APICall) throws -> Int64 {
-        let text = call.request.parameters["id"] ?? ""
-        guard let id = Int64(text), id > 0 else { throw APIProblem(.notFound, "no webhook has the id \(text); GET \(APIPaths.prefix)/webhooks lists them") }
+        guard let id = try? call.request.parameters.require("id", as: Int64.self), id > 0 else {
+            let text = call.request.parameters["id"] ?? ""
+            throw APIProblem(.notFound, "no webhook has the id \(text); GET \(APIPaths.prefix)/webhooks lists them")
+        }
         return id
     }
 

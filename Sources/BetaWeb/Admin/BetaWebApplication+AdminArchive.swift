@@ -63,7 +63,7 @@ extension BetaWebApplication {
 
     /// `GET /admin/profiles/<uuid>`: the profile against the roster.
     func profilePage(_ call: AdminRequest) async throws -> Response {
-        let reference = call.request.parameters["uuid"] ?? ""
+        let reference = try call.request.parameters.require("uuid")
         let home = self.home
         let now = self.now
         let checked = try await pool.run { () -> (StoredProfile, ProfileRosterReport)? in

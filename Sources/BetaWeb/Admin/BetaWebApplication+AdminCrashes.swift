@@ -45,7 +45,7 @@ extension BetaWebApplication {
 
     /// `GET /admin/crashes/groups/<signature>`: the group and its newest reports.
     func crashGroupPage(_ call: AdminRequest) async throws -> Response {
-        let key = call.request.parameters["signature"] ?? ""
+        let key = try call.request.parameters.require("signature")
         let store = crashes.store
         let home = self.home
         let found = try await pool.run { () -> (CrashGroup, [CrashRecord], CrashPageNames)? in
@@ -64,7 +64,7 @@ extension BetaWebApplication {
     /// `GET /admin/crashes/<id>`: the report, its uploads, and its frames (symbolicated with the
     /// archive as it is now) or its memory picture.
     func crashPage(_ call: AdminRequest) async throws -> Response {
-        guard let id = call.request.parameters["id"].flatMap(Int64.init) else { throw WebError.notFound }
+        let id = try call.request.parameters.require("id", as: Int64.self)
         let store = crashes.store
         let home = self.home
         let loaded = try await pool.run { () -> CrashPageContent? in
@@ -84,7 +84,7 @@ extension BetaWebApplication {
     /// `GET /admin/crashes/<id>/raw`: the report exactly as received, as plain text that no browser
     /// renders as anything else (nosniff comes with every answer; the dashboard's are never stored).
     func rawCrashPage(_ call: AdminRequest) async throws -> Response {
-        guard let id = call.request.parameters["id"].flatMap(Int64.init) else { throw WebError.notFound }
+        let id = try call.request.parameters.require("id", as: Int64.self)
         let raw: (sha256: String, bytes: [UInt8])
         do { raw = try await rawCrashReport(id) } catch let error as CrashError {
             guard case .unknownReport = error else { throw error }

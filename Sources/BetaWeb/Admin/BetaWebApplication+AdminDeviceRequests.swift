@@ -12,7 +12,7 @@ extension BetaWebApplication {
                 let home = self.home
                 let now = self.now
                 do {
-                    let udid = try DeviceIdentifier(call.request.parameters["udid"] ?? "")
+                    let udid = try DeviceIdentifier(call.request.parameters.require("udid"))
                     if approving {
                         _ = try await pool.run { try DeviceRequests(home: home.reloaded()).approve(udid, now: now) }
                         snapshots.invalidate()

@@ -37,7 +37,7 @@ extension BetaWebApplication {
             let home = self.home
             let now = self.now
             do {
-                let udid = try DeviceIdentifier(call.request.parameters["udid"] ?? "")
+                let udid = try DeviceIdentifier(call.request.parameters.require("udid"))
                 _ = try await pool.run { try Roster(home: home).removeDevice(udid, now: now) }
                 snapshots.invalidate()
                 return Self.seeOther("/admin/devices", notice: .deviceRemoved)

@@ -45,7 +45,7 @@ extension BetaWebApplication {
     func demoLogin(_ request: Request) async throws -> Response {
         let address = request.clientAddress
         if let refusal = try await throttled(request) { return refusal }
-        let key = request.parameters["key"] ?? ""
+        let key = try request.parameters.require("key")
         let home = self.home
         let now = self.now
         guard let opened = try await pool.run({ try DemoLogin(home: home).redeem(key: key, now: now) }) else {

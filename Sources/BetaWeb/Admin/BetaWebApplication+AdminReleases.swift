@@ -24,7 +24,7 @@ extension BetaWebApplication {
         }
         addAdminPage(&admin, "/releases/:id") { [self] call in try await releasePage(call, failure: nil) }
         addAdminForm(&admin, "/releases/:id/resign", scope: .write) { [self] call, form in
-            guard let id = call.request.parameters["id"].flatMap(Int64.init) else { throw WebError.notFound }
+            let id = try call.request.parameters.require("id", as: Int64.self)
             let home = self.home
             let now = self.now
             let reference = form["profile"] ?? ""
@@ -43,7 +43,7 @@ extension BetaWebApplication {
             }
         }
         addAdminForm(&admin, "/releases/:id/revoke", scope: .write) { [self] call, _ in
-            guard let id = call.request.parameters["id"].flatMap(Int64.init) else { throw WebError.notFound }
+            let id = try call.request.parameters.require("id", as: Int64.self)
             let home = self.home
             let now = self.now
             do {
@@ -98,7 +98,7 @@ extension BetaWebApplication {
 
     /// `GET /admin/releases/<id>`.
     func releasePage(_ call: AdminRequest, failure: (status: HTTPStatus, message: String, items: [String])?) async throws -> Response {
-        guard let id = call.request.parameters["id"].flatMap(Int64.init) else { throw WebError.notFound }
+        let id = try call.request.parameters.require("id", as: Int64.self)
         let home = self.home
         let loaded = try await pool.run { () -> (Release, [ReleaseSlice], [DownloadRecord], [Tester], [StoredProfile])? in
             let archive = Archive(home: home)

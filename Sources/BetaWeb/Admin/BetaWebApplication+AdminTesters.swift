@@ -47,7 +47,7 @@ extension BetaWebApplication {
     /// Runs a change to the tester in the path, then returns to their page (or shows it with the error).
     func testerAction(_ call: AdminRequest, notice: AdminNotice,
                       _ change: @escaping @Sendable (Roster, String) throws -> Void) async throws -> Response {
-        guard let id = call.request.parameters["id"].flatMap(Int64.init) else { throw WebError.notFound }
+        let id = try call.request.parameters.require("id", as: Int64.self)
         let home = self.home
         do {
             try await pool.run { try change(Roster(home: home.reloaded()), String(id)) }
@@ -78,7 +78,7 @@ extension BetaWebApplication {
 
     /// `GET /admin/testers/<id>`.
     func testerPage(_ call: AdminRequest, failure: (status: HTTPStatus, message: String, items: [String])?) async throws -> Response {
-        guard let id = call.request.parameters["id"].flatMap(Int64.init) else { throw WebError.notFound }
+        let id = try call.request.parameters.require("id", as: Int64.self)
         let (testers, devices, base) = try await rosterState(call.request)
         guard let tester = testers.first(where: { $0.id == id }) else { throw WebError.notFound }
         let urls = TesterURLs(base: PublicBase(url: base), token: tester.token)

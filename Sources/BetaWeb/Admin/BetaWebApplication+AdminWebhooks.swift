@@ -30,7 +30,7 @@ extension BetaWebApplication {
         addAdminForm(&admin, "/webhooks/:id/test", scope: .admin) { [self] call, _ in
             let home = self.home, now = self.now
             do {
-                let id = Int64(call.request.parameters["id"] ?? "") ?? 0
+                let id = try call.request.parameters.require("id", as: Int64.self)
                 _ = try await pool.run { try Webhooks(home: home).queueTest(id: id, now: now) }
                 webhooks.wake()
                 return Self.seeOther("/admin/webhooks", notice: .webhookTestQueued)
@@ -41,7 +41,7 @@ extension BetaWebApplication {
         addAdminForm(&admin, "/webhooks/:id/remove", scope: .admin) { [self] call, _ in
             let home = self.home
             do {
-                let id = Int64(call.request.parameters["id"] ?? "") ?? 0
+                let id = try call.request.parameters.require("id", as: Int64.self)
                 _ = try await pool.run { try Webhooks(home: home).remove(id: id) }
                 return Self.seeOther("/admin/webhooks", notice: .webhookRemoved)
             } catch {

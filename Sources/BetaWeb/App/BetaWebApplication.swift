@@ -7,8 +7,10 @@ import BetaKit
 import BetaServer
 import Synchronization
 
-/// The web application `betactl serve` runs: testers' pages, manifests, downloads and QR codes,
-/// static assets, and the error pages, on top of a home.
+/// The web application `betactl serve` runs, on top of a home. It creates the shared parts (pool,
+/// snapshots, renderer, crash intake, webhook sender) and the feature controllers (`SitePages`,
+/// `TesterController`, `IntakeController`; the API and the dashboard are still its extensions),
+/// and wires their routes (`router`) and middleware.
 ///
 /// ```swift
 /// let app = try BetaWebApplication(home: home, configuration: WebConfiguration())
@@ -31,8 +33,12 @@ public final class BetaWebApplication: Sendable {
     let webhooks: WebhookWorker
     /// The background runner of provisioning jobs.
     let provisioning: ProvisioningWorker
-    /// Enrolment replies per tester link and per client address.
-    let enrollmentLimits: (perTester: RateLimiter, perAddress: RateLimiter)
+    /// The chrome, static assets and error pages every part shares.
+    let site: SitePages
+    /// A tester's side under `/t/<token>`.
+    let tester: TesterController
+    /// The SDKs' crash endpoints.
+    let intake: IntakeController
     /// Update checks per credential and address.
     let updateLimiter = RateLimiter(perMinute: 60, burst: 20)
     /// Failed dashboard logins per address.
@@ -63,9 +69,14 @@ public final class BetaWebApplication: Sendable {
             provisioning.wake()
         })
         let enrollment = configuration.enrollment
-        enrollmentLimits = (RateLimiter(perMinute: enrollment.postsPerMinute, burst: enrollment.burst),
-                            RateLimiter(perMinute: enrollment.postsPerMinute == 0 ? 0 : enrollment.postsPerMinutePerAddress,
-                                        burst: enrollment.burstPerAddress))
+        let enrollmentLimits = (RateLimiter(perMinute: enrollment.postsPerMinute, burst: enrollment.burst),
+                                RateLimiter(perMinute: enrollment.postsPerMinute == 0 ? 0 : enrollment.postsPerMinutePerAddress,
+                                            burst: enrollment.burstPerAddress))
+        // The features, each holding only what it needs.
+        site = SitePages(home: home, snapshots: snapshots, renderer: renderer, assets: assets)
+        intake = IntakeController(home: home, pool: pool, crashes: crashes, limits: configuration.crashes)
+        tester = TesterController(home: home, pool: pool, snapshots: snapshots, pages: pages, renderer: renderer, site: site,
+                                  crashes: crashes, intake: intake, configuration: configuration, enrollmentLimits: enrollmentLimits)
     }
 
     /// Starts noticing database changes while no request comes, and brings releases published by older versions up to date
@@ -106,8 +117,8 @@ public final class BetaWebApplication: Sendable {
     /// The application's middleware, inside the server's standard layers: security headers on every
     /// response, then HTML error pages, and inside those problem+json errors for the API.
     public var middleware: [any Middleware] {
-        [SecurityHeadersMiddleware(), WebErrorMiddleware(pages: { [self] request, error in await errorPage(request, error) },
-                                                         internalError: { [self] request, context in await internalErrorPage(request, context) }),
+        [SecurityHeadersMiddleware(), WebErrorMiddleware(pages: { [site] request, error in await site.errorPage(request, error) },
+                                                         internalError: { [site] request, context in await site.internalErrorPage(request, context) }),
          APIProblemMiddleware()]
     }
 

@@ -7,11 +7,10 @@ import BetaKit
 import BetaServer
 import QRCode
 
-extension BetaWebApplication {
+extension TesterController {
     /// `GET /t/<token>/releases/<id>/app.ipa`: exactly the released bytes, streamed from the blob store
     /// with sendfile, with Range/206 and ETag. A completed download is recorded for the tester.
-    func package(_ request: Request) async throws -> Response {
-        let context = try await testerRequest(request)
+    func package(_ request: Request, _ context: TesterRequest) async throws -> Response {
         let release = try offeredRelease(request, context)
         let path = Archive(home: home).blobPath(release.packageBlob)
         var response = try await pool.run { try FileResponder().respond(to: request, path: path, contentType: "application/octet-stream") }
@@ -53,8 +52,7 @@ extension BetaWebApplication {
     }
 
     /// `GET /t/<token>/releases/<id>/icon.png`: the app icon, already converted from CgBI at release time.
-    func icon(_ request: Request) async throws -> Response {
-        let context = try await testerRequest(request)
+    func icon(_ request: Request, _ context: TesterRequest) async throws -> Response {
         let release = try offeredRelease(request, context)
         guard let icon = release.iconBlob else { throw WebError.notFound }
         let path = Archive(home: home).blobPath(icon)
@@ -62,8 +60,7 @@ extension BetaWebApplication {
     }
 
     /// `GET /t/<token>/qr.svg` and `qr.png`: a QR code of the tester page's own absolute URL.
-    func qrCode(_ request: Request, png: Bool) async throws -> Response {
-        let context = try await testerRequest(request)
+    func qrCode(_ request: Request, _ context: TesterRequest, png: Bool) async throws -> Response {
         let key = PageCache.Key(kind: png ? "qr.png" : "qr.svg", testerID: context.tester.id, base: context.urls.base.url)
         let type = png ? "image/png" : "image/svg+xml"
         if let cached = pages.get(key, generation: context.generation) { return .bytes(cached, contentType: type) }
@@ -71,45 +68,5 @@ extension BetaWebApplication {
         let bytes = png ? try code.png(scale: 8) : Array(try code.svg(moduleSize: 8).utf8)
         pages.put(key, generation: context.generation, bytes: bytes)
         return .bytes(bytes, contentType: type)
-    }
-
-    /// Links to the static assets, with content versions so browsers refetch after a change.
-    func assetLinks(base: PublicBase, settings: HomeSettings) -> AssetLinks {
-        func link(_ path: String) -> String {
-            "\(base.url)/assets/\(path)" + (assets.files[path].map { "?v=\($0.version)" } ?? "")
-        }
-        let brand = settings.brandColor.dropFirst()
-        return AssetLinks(css: link("app.css"), brandCSS: "\(base.url)/assets/brand.css?c=\(brand)", js: link("app.js"),
-                          favicon: link("favicon.svg"), placeholderIcon: link("placeholder-icon.svg"))
-    }
-
-    /// `GET /assets/<path>`: an embedded (or overriding) static file.
-    func asset(_ request: Request) -> Response {
-        guard let path = request.parameters["path"], let asset = assets.files[path] else {
-            return Response(status: .notFound, headers: ["Content-Type": "text/plain; charset=utf-8"], body: .bytes(Array("not found\n".utf8)))
-        }
-        if let match = request.headers["If-None-Match"], match.split(separator: ",").contains(where: { $0.trimmingSpaces == asset.etag || $0.trimmingSpaces == "*" }) {
-            return Response(status: .notModified, headers: ["ETag": asset.etag, "Cache-Control": "public, max-age=86400"])
-        }
-        return Response(status: .ok, headers: ["Content-Type": asset.contentType, "ETag": asset.etag, "Cache-Control": "public, max-age=86400"],
-                        body: .bytes(asset.bytes))
-    }
-
-    /// `GET /assets/brand.css`: the brand colour as a CSS variable (a stylesheet, since the pages'
-    /// Content-Security-Policy allows no inline style).
-    func brandStylesheet(_ request: Request) async throws -> Response {
-        let settings = try await snapshots.current().snapshot.settings
-        let css = ":root { --brand: \(settings.brandColor); }\n"
-        return Response(status: .ok, headers: ["Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=300"],
-                        body: .bytes(Array(css.utf8)))
-    }
-}
-
-extension Substring {
-    var trimmingSpaces: Substring {
-        var text = self
-        while text.first == " " { text.removeFirst() }
-        while text.last == " " { text.removeLast() }
-        return text
     }
 }

@@ -20,6 +20,10 @@ struct WebErrorMiddleware: Middleware {
             return try await next(request, context)
         } catch let error as WebError {
             return await pages(request, error)
+        } catch let error as HTTPError where error.status == .notFound {
+            // A route parameter that names nothing (`parameters.require("id", as: Int64.self)`)
+            // gets the same "nothing here" page as an unknown link.
+            return await pages(request, .notFound)
         } catch let error as HTTPError where error.status.code < 500 {
             throw error
         } catch let error as BlockingPoolError {

@@ -8,37 +8,43 @@ import BetaKit
 import BetaServer
 import CryptoCMS
 
-extension BetaWebApplication {
+extension TesterController {
     /// Device enrolment under `/t/<token>`: the page, the Profile Service profile, the device's
     /// reply and the result page.
-    func addEnrollmentRoutes(to tester: inout RouteGroup) {
+    func addEnrollmentRoutes(to tester: inout RouteGroup, auth: TesterAuth) {
         let loop = RouteOptions(execution: .eventLoop)
         // Replies are a few kilobytes. A larger body is still read (up to 2 MiB) and answered with
         // the usual redirect, since iOS reports any other answer as an invalid profile.
         let reply = RouteOptions(bodyLimit: Int64(DeviceEnrollment.maxReplySize), execution: .eventLoop,
                                  oversizedBody: .truncate(drainLimit: 2 << 20))
-        tester.get(TesterURLs.EnrollmentPattern.page, options: loop) { [self] request, _ in try await enrollPage(request) }
-        tester.get(TesterURLs.EnrollmentPattern.profile, options: loop) { [self] request, context in
-            try await enrollmentProfile(request, context)
+        // The reply resolves its link itself: whatever was posted, iOS must get a redirect.
+        tester.post(TesterURLs.EnrollmentPattern.page, options: reply) { request, context in await enrollmentReply(request, context) }
+        tester.group("", middleware: [auth]) { tester in
+            tester.get(TesterURLs.EnrollmentPattern.page, options: loop) { request, context in
+                try await enrollPage(request, context.require(TesterRequest.self))
+            }
+            tester.get(TesterURLs.EnrollmentPattern.profile, options: loop) { request, context in
+                try await enrollmentProfile(request, context)
+            }
+            tester.get(TesterURLs.EnrollmentPattern.result, options: loop) { request, context in
+                try await enrollmentResultPage(request, context.require(TesterRequest.self))
+            }
         }
-        tester.post(TesterURLs.EnrollmentPattern.page, options: reply) { [self] request, context in await enrollmentReply(request, context) }
-        tester.get(TesterURLs.EnrollmentPattern.result, options: loop) { [self] request, _ in try await enrollmentResultPage(request) }
     }
 
     /// The enrolment page's URL, for the tester page's and release page's "register this device" links.
     func enrollURL(_ urls: TesterURLs) -> String? { urls.enroll }
 
     /// `GET /t/<token>/enroll`: the steps, and the button that downloads the profile.
-    func enrollPage(_ request: Request) async throws -> Response {
-        let context = try await testerRequest(request)
+    func enrollPage(_ request: Request, _ context: TesterRequest) async throws -> Response {
         let settings = context.snapshot.settings
-        let page = EnrollPage(chrome: chrome(request, title: "\(settings.brandName): register your device", settings: settings,
+        let page = EnrollPage(chrome: site.chrome(request, title: "\(settings.brandName): register your device", settings: settings,
                                              base: context.urls.base),
                               testerName: context.tester.name, testerPageURL: context.urls.page, profileURL: context.urls.enrollmentProfile,
                               qrSVG: context.urls.qrSVG, signer: Self.canSign(context.snapshot) ? context.snapshot.signingIdentity?.subject : nil,
                               pictures: ["download", "settings", "done"].reduce(into: [:]) { pictures, name in
                                   let path = "enroll-\(name).svg"
-                                  pictures[name] = "\(context.urls.base.url)/assets/\(path)" + (assets.files[path].map { "?v=\($0.version)" } ?? "")
+                                  pictures[name] = "\(context.urls.base.url)/assets/\(path)" + (site.assets.files[path].map { "?v=\($0.version)" } ?? "")
                               })
         return .html(try renderer.render("enroll", page))
     }
@@ -51,7 +57,7 @@ extension BetaWebApplication {
     /// `GET /t/<token>/enroll.mobileconfig`: a Profile Service profile with a fresh challenge,
     /// signed when the home has a signing identity and libcrypto is there, else unsigned.
     func enrollmentProfile(_ request: Request, _ context: Context) async throws -> Response {
-        let tester = try await testerRequest(request)
+        let tester = try context.require(TesterRequest.self)
         let settings = tester.snapshot.settings
         let identity = tester.snapshot.signingIdentity
         let enrollment = DeviceEnrollment(home: home)
@@ -134,11 +140,10 @@ extension BetaWebApplication {
     }
 
     /// `GET /t/<token>/enroll/done/<reference>`: what one reply led to.
-    func enrollmentResultPage(_ request: Request) async throws -> Response {
-        let context = try await testerRequest(request)
+    func enrollmentResultPage(_ request: Request, _ context: TesterRequest) async throws -> Response {
         let settings = context.snapshot.settings
-        let chrome = chrome(request, title: "\(settings.brandName): device registration", settings: settings, base: context.urls.base)
-        guard let reference = request.parameters["reference"] else { throw WebError.notFound }
+        let chrome = site.chrome(request, title: "\(settings.brandName): device registration", settings: settings, base: context.urls.base)
+        let reference = try request.parameters.require("reference")
         let page: EnrollResultPage
         if reference == Self.serverErrorReference {
             page = EnrollResultPage(serverErrorChrome: chrome, testerPageURL: context.urls.page, enrollURL: context.urls.enroll)

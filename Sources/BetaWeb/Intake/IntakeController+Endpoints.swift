@@ -20,102 +20,28 @@ struct IntakeRefusal: Error, Sendable {
     static let unprocessable = HTTPStatus(code: 422)
 }
 
-extension BetaWebApplication {
+extension IntakeController {
     /// The SDK endpoints, authenticated by ingest keys only: HockeySDK's two, KSCrash's standard
     /// sink and the raw one. (The rest of `/api/v1` is the admin API's, with its own auth.)
     ///
     /// They run on the event loop, which only streams the body to the spool: the key lookup,
     /// multipart parsing, recognising formats, splitting KSCrash arrays and parsing HockeySDK XML
     /// all run on the blocking pool (`EventLoopBudgetTests` checks the loop's share stays small).
-    func addCrashRoutes(to router: inout Router) {
-        let limits = configuration.crashes
+    func addRoutes(to router: inout Router) {
         let multipart = RouteOptions(bodyLimit: limits.maxReportBytes * 2 + (1 << 20), execution: .eventLoop)
         let raw = RouteOptions(bodyLimit: limits.maxReportBytes, execution: .eventLoop)
-        router.post("/api/2/apps/:key/crashes", options: multipart) { [self] request, _ in await hockeyAppCrash(request, form: .xml) }
-        router.post("/api/2/apps/:key/crashes/upload", options: multipart) { [self] request, _ in await hockeyAppCrash(request, form: .fields) }
-        router.post("/api/kscrash/:key", options: RouteOptions(bodyLimit: limits.maxReportBytes * 4 + (1 << 20), execution: .eventLoop)) { [self] request, _ in
-            await kscrashReports(request)
+        // Each route reads the app's ingest key that `IngestKeyAuth` looked up.
+        let sdkKey = IngestKeyAuth(store: crashes.store, pool: pool, problems: false)
+        router.group("", middleware: [sdkKey]) { sdk in
+            sdk.post("/api/2/apps/:key/crashes", options: multipart) { request, context in await hockeyAppCrash(request, context, form: .xml) }
+            sdk.post("/api/2/apps/:key/crashes/upload", options: multipart) { request, context in await hockeyAppCrash(request, context, form: .fields) }
+            sdk.post("/api/kscrash/:key", options: RouteOptions(bodyLimit: limits.maxReportBytes * 4 + (1 << 20), execution: .eventLoop)) { request, context in
+                await kscrashReports(request, context)
+            }
         }
         // Described with the API's operations (`crashOperations`); its errors are problem+json like theirs.
-        router.post("/api/v1/crashes", options: raw) { [self] request, context in await rawCrash(request, requestID: context.requestID) }
-    }
-
-    /// The body limit of the tester page's upload: every allowed file at its largest, plus the form.
-    var crashPageBodyLimit: Int64 { configuration.crashes.maxReportBytes * Int64(max(1, configuration.crashes.maxFilesPerUpload)) + (1 << 20) }
-
-    // MARK: Tester page
-
-    /// `POST /t/<token>/crashes`: the page's form, files in `report`, text in `description`.
-    func testerCrashUpload(_ request: Request) async throws -> Response {
-        let context = try await testerRequest(request)
-        let chrome = chrome(request, title: "Crash reports", settings: context.snapshot.settings, base: context.urls.base)
-        func page(_ heading: String, _ outcomes: [CrashUploadPage.Outcome], status: HTTPStatus, retryAfter: Int? = nil) throws -> Response {
-            let page = CrashUploadPage(chrome: chrome, heading: heading, outcomes: outcomes, testerPageURL: context.urls.page)
-            var response = Response.html(try renderer.render("crash-upload", page), status: status)
-            if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
-            return response
-        }
-        do {
-            let read = multipartReader(request, stripsHockeyCRLF: false, fields: ["report": configuration.crashes.maxReportBytes],
-                                       maxParts: configuration.crashes.maxFilesPerUpload + 4)
-            let maxFiles = configuration.crashes.maxFilesPerUpload
-            let testerID = context.tester.id
-            // Reading the form and recognising each file happen on the pool, never on the loop.
-            guard let sorted = try await pool.run({ () throws -> ([CrashUploadPage.Outcome], [(Int, CrashSubmission)])? in
-                let parts = try read()
-                let description = parts.first { $0.name == "description" }?.text
-                var outcomes: [CrashUploadPage.Outcome] = []
-                var submissions: [(Int, CrashSubmission)] = []
-                let files = parts.filter { $0.name == "report" && (!$0.bytes.isEmpty || $0.head.filename?.isEmpty == false) }
-                guard !files.isEmpty else { return nil }
-                guard files.count <= maxFiles else {
-                    throw IntakeRefusal(status: .contentTooLarge, message: "Send at most \(maxFiles) reports at once.")
-                }
-                for part in files {
-                    let name = part.head.filename.flatMap { $0.isEmpty ? nil : $0 } ?? "Report"
-                    let bytes = part.bytes
-                    guard !bytes.isEmpty else {
-                        outcomes.append(.init(name: name, text: "The file is empty.", ok: false))
-                        continue
-                    }
-                    let (accepted, evidence) = CrashStore.recognize(bytes)
-                    guard accepted else {
-                        outcomes.append(.init(name: name, text: "Not a crash report (it looks like \(evidence)). Send the .ips or .crash file iOS wrote.", ok: false))
-                        continue
-                    }
-                    submissions.append((outcomes.count, CrashSubmission(bytes: bytes, source: .page, fileName: name, testerID: testerID,
-                                                                         description: description)))
-                    outcomes.append(.init(name: name, text: "", ok: true))
-                }
-                return (outcomes, submissions)
-            }) else {
-                return try page("No report was sent", [.init(name: "Report", text: "Choose a report file first (.ips, .crash or .txt).", ok: false)], status: .badRequest)
-            }
-            var outcomes = sorted.0
-            let submissions = sorted.1
-            if !submissions.isEmpty {
-                if let wait = crashes.limiter.take("tester:\(context.tester.id)", cost: submissions.count) {
-                    let seconds = RateLimiter.retryAfterSeconds(wait)
-                    return try page("Too many reports at once", [.init(name: "Reports", text: "You sent many reports in a short time. Wait \(seconds) seconds and send them again.", ok: false)],
-                                    status: IntakeRefusal.tooManyRequests, retryAfter: seconds)
-                }
-                let receipts = try await crashes.submit(submissions.map(\.1))
-                for ((position, _), receipt) in zip(submissions, receipts) {
-                    outcomes[position].text = receipt.duplicate
-                        ? "Already received as report \(receipt.reportID); thank you for sending it again."
-                        : "Received as report \(receipt.reportID). It is being processed; your page lists it."
-                }
-            }
-            let stored = outcomes.filter(\.ok).count
-            let heading = stored == outcomes.count ? (stored == 1 ? "Thank you: your report was received" : "Thank you: your reports were received")
-                : stored == 0 ? "No report was received" : "Some reports were received"
-            return try page(heading, outcomes, status: stored == 0 ? IntakeRefusal.unprocessable : .ok)
-        } catch let refusal as IntakeRefusal {
-            return try page("The upload was refused", [.init(name: "Reports", text: refusal.message, ok: false)], status: refusal.status,
-                            retryAfter: refusal.retryAfter)
-        } catch let error as CrashError {
-            return try page("The upload was refused", [.init(name: "Reports", text: Self.sentence(error.description), ok: false)],
-                            status: error.category == .invalidInput ? IntakeRefusal.unprocessable : .badRequest)
+        router.group("", middleware: [IngestKeyAuth(store: crashes.store, pool: pool, problems: true)]) { api in
+            api.post("/api/v1/crashes", options: raw) { request, context in await rawCrash(request, context) }
         }
     }
 
@@ -126,11 +52,11 @@ extension BetaWebApplication {
 
     /// `POST /api/2/apps/<key>/crashes[/upload]`: answered 201 with a short body (HockeySDK counts an
     /// empty body as a failure and sends the report again).
-    func hockeyAppCrash(_ request: Request, form: HockeyForm) async -> Response {
+    func hockeyAppCrash(_ request: Request, _ context: Context, form: HockeyForm) async -> Response {
         let read = multipartReader(request, stripsHockeyCRLF: true,
-                                   fields: ["xml": configuration.crashes.maxReportBytes * 2, "log": configuration.crashes.maxReportBytes],
+                                   fields: ["xml": limits.maxReportBytes * 2, "log": limits.maxReportBytes],
                                    maxParts: 16)
-        return await answer(request, success: .created, body: { _ in Array("Crash report received.\n".utf8) }) { key in
+        return await answer(request, context, success: .created, body: { _ in Array("Crash report received.\n".utf8) }) { key in
             let parts = try read()
             func part(_ name: String) -> FormPart? { parts.first { $0.name == name } }
             func text(_ name: String) -> String? { part(name)?.text }
@@ -156,9 +82,9 @@ extension BetaWebApplication {
     }
 
     /// `POST /api/kscrash/<key>`: KSCrash's standard sink, a `reports` part holding a JSON array.
-    func kscrashReports(_ request: Request) async -> Response {
-        let read = multipartReader(request, stripsHockeyCRLF: false, fields: ["reports": configuration.crashes.maxReportBytes * 4], maxParts: 8)
-        return await answer(request, success: .ok, body: { receipts in Self.receiptsJSON(receipts) }) { key in
+    func kscrashReports(_ request: Request, _ context: Context) async -> Response {
+        let read = multipartReader(request, stripsHockeyCRLF: false, fields: ["reports": limits.maxReportBytes * 4], maxParts: 8)
+        return await answer(request, context, success: .ok, body: { receipts in Self.receiptsJSON(receipts) }) { key in
             let parts = try read()
             guard let part = parts.first(where: { $0.name == "reports" }) else {
                 throw IntakeRefusal(status: .badRequest, message: "the upload has no reports part; KSCrash's standard sink sends a JSON array of reports there")
@@ -176,9 +102,9 @@ extension BetaWebApplication {
 
     /// `POST /api/v1/crashes?key=<key>`: the report as the body; 202 with its receipt. Errors are
     /// RFC 9457 problems, as everywhere under `/api/v1`.
-    func rawCrash(_ request: Request, requestID: String) async -> Response {
-        let limit = configuration.crashes.maxReportBytes
-        return await answer(request, success: .init(code: 202), problems: requestID, body: { receipts in Self.receiptsJSON(receipts, single: true) }) { key in
+    func rawCrash(_ request: Request, _ context: Context) async -> Response {
+        let limit = limits.maxReportBytes
+        return await answer(request, context, success: .init(code: 202), problems: context.requestID, body: { receipts in Self.receiptsJSON(receipts, single: true) }) { key in
             let bytes: [UInt8]
             switch request.body {
             case .empty: bytes = []
@@ -193,36 +119,19 @@ extension BetaWebApplication {
         }
     }
 
-    /// Runs an SDK upload: checks the key, reads the submissions, refuses what is not a report,
+    /// Runs an SDK upload with the key `IngestKeyAuth` found: reads the submissions, refuses what is not a report,
     /// applies the key's rate limit, stores durably and answers. Errors become plain-text answers.
     /// With `problems` (the request id), errors are problem+json for the API; else plain text for SDKs.
     /// `read` and every check of the bytes run on the blocking pool; the loop only waits.
-    private func answer(_ request: Request, success: HTTPStatus, problems: String? = nil, body: @escaping @Sendable ([CrashReceipt]) -> [UInt8],
+    private func answer(_ request: Request, _ context: Context, success: HTTPStatus, problems: String? = nil, body: @escaping @Sendable ([CrashReceipt]) -> [UInt8],
                         _ read: @escaping @Sendable (CrashKey) throws -> [CrashSubmission]) async -> Response {
         func plain(_ status: HTTPStatus, _ message: String, retryAfter: Int? = nil) -> Response {
-            guard let requestID = problems else { return Self.plain(status, message, retryAfter: retryAfter) }
-            let kind: APIProblem.Kind = switch status.code {
-            case 401, 404: .unauthorized
-            case 413: .contentTooLarge
-            case 415: .unsupportedMediaType
-            case 422: .invalidInput
-            case 429: .tooManyRequests
-            case 503: .serviceUnavailable
-            case 400 ..< 500: .badRequest
-            default: .internalError
-            }
-            var headers: HTTPHeaders = [:]
-            if let retryAfter { headers.set("Retry-After", String(retryAfter)) }
-            return APIProblem(kind, message, headers: headers).response(instance: request.path, requestID: requestID)
+            Self.refusal(request, status, message, retryAfter: retryAfter, problems: problems)
         }
         do {
-            let presented = request.parameters["key"] ?? request.queryValue("key") ?? ""
-            let store = crashes.store
-            let maxBytes = configuration.crashes.maxReportBytes
-            let (key, submissions) = try await pool.run { () throws -> (CrashKey, [CrashSubmission]) in
-                guard !presented.isEmpty, let key = try store.activeKey(presented) else {
-                    throw IntakeRefusal(status: .notFound, message: "unknown or revoked ingest key; create one with `betactl crash-key create BUNDLE_ID`")
-                }
+            let key = try context.require(CrashKey.self)
+            let maxBytes = limits.maxReportBytes
+            let submissions = try await pool.run { () throws -> [CrashSubmission] in
                 let submissions = try read(key)
                 guard !submissions.isEmpty else { throw IntakeRefusal(status: .badRequest, message: "the upload holds no report") }
                 for submission in submissions {
@@ -231,7 +140,7 @@ extension BetaWebApplication {
                     let (accepted, evidence) = CrashStore.recognize(submission.bytes)
                     guard accepted else { throw CrashError.notAReport(name: submission.fileName ?? "the report", evidence: evidence) }
                 }
-                return (key, submissions)
+                return submissions
             }
             if let wait = crashes.takeKeyAllowance(keyID: key.id, address: request.clientAddress, cost: submissions.count) {
                 let seconds = RateLimiter.retryAfterSeconds(wait)
@@ -253,6 +162,25 @@ extension BetaWebApplication {
         } catch {
             return plain(.internalServerError, "the report could not be stored; try again later")
         }
+    }
+
+    /// A refused SDK upload: plain text for the SDKs, or with `problems` (the request id) the
+    /// problem+json every `/api/v1` error is.
+    static func refusal(_ request: Request, _ status: HTTPStatus, _ message: String, retryAfter: Int? = nil, problems: String?) -> Response {
+        guard let requestID = problems else { return plain(status, message, retryAfter: retryAfter) }
+        let kind: APIProblem.Kind = switch status.code {
+        case 401, 404: .unauthorized
+        case 413: .contentTooLarge
+        case 415: .unsupportedMediaType
+        case 422: .invalidInput
+        case 429: .tooManyRequests
+        case 503: .serviceUnavailable
+        case 400 ..< 500: .badRequest
+        default: .internalError
+        }
+        var headers: HTTPHeaders = [:]
+        if let retryAfter { headers.set("Retry-After", String(retryAfter)) }
+        return APIProblem(kind, message, headers: headers).response(instance: request.path, requestID: requestID)
     }
 
     static func plain(_ status: HTTPStatus, _ message: String, retryAfter: Int? = nil) -> Response {
@@ -323,16 +251,6 @@ extension BetaWebApplication {
                 }
             }
         }
-    }
-}
-
-extension BetaWebApplication {
-    /// The tester page's crash section: the form and the tester's newest reports.
-    func crashSection(_ context: TesterRequest) async throws -> CrashSection {
-        let store = crashes.store
-        let id = context.tester.id
-        let (records, groups) = try await pool.run { (try store.reports(CrashFilter(testerID: id, limit: 20)), try store.groups(testerID: id)) }
-        return CrashSection(uploadURL: context.urls.crashes, records: records, groups: groups)
     }
 }
 
