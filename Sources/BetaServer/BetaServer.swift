@@ -3,5 +3,5 @@
 // values (ContextValues), middleware, body spooling, the bounded pool for blocking work, and an
 // in-process client for tests.
 //
-// Generic: it knows nothing of betactl and names none of its commands. It may import PosixIO,
+// Generic: it knows nothing of the application above it and names none of its commands. It may import PosixIO,
 // CSystemShim and CZlib (and Glibc/Darwin for the event loop's epoll/kqueue), nothing else.

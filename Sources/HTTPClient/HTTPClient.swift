@@ -1,6 +1,6 @@
 // HTTPClient: a generic blocking HTTPS client over the system's libcurl (CCurl, loaded on first use),
 // with retries, pinned addresses, no redirects and capped answers. It may import CCurl and the C
-// library, nothing of betactl.
+// library, nothing of the application that uses it.
 
 #if canImport(Glibc)
 import Glibc

@@ -1,2 +1,2 @@
 // Multipart: a generic streaming multipart/form-data reader that spools large parts to disk through
-// PosixIO. It may import PosixIO, Synchronization and the C library, nothing of betactl.
+// PosixIO. It may import PosixIO, Synchronization and the C library, nothing of the application that uses it.
