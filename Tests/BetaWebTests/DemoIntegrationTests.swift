@@ -10,7 +10,7 @@ import Glibc
     @Test func theDemoServesItsSeededSandboxAndStopsOnCtrlC() async throws {
         let directory = try TemporaryDirectory("demo")
         let cli = Betactl(home: directory.child("unused"))
-        let demo = try ServeProcess(cli, ["demo", "--dir", directory.child("sandbox"), "--listen", "127.0.0.1:0"])
+        let demo = try ServeProcess(cli, ["demo", "--dir", directory.child("sandbox"), "--listen", "127.0.0.1:0"], timeout: 300)
         try await waitUntil("the tester URLs are printed") { demo.outputLines.contains { $0.contains("Bo Chen") } }
         let urls = demo.outputLines.compactMap { line -> (String, String)? in
             guard let range = line.range(of: "http://") else { return nil }

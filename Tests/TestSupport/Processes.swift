@@ -22,6 +22,8 @@ public struct ToolResult: Sendable {
     public var output: Data
     /// Standard error as text.
     public var error: String
+    /// Whether the tool outlived its deadline and was killed.
+    public var timedOut = false
     /// Standard output as text.
     public var text: String { String(decoding: output, as: UTF8.self) }
 }
@@ -46,12 +48,13 @@ public func runToolNow(_ tool: String, _ arguments: [String], input: Data? = nil
     }
     let child = try ChildProcess(tool, arguments, environment: environment, directory: directory, input: inputStream,
                                  output: .file(scratch.child("stdout")), error: .file(scratch.child("stderr")))
-    if child.wait(timeout: timeout) == nil { child.stop() }
+    let timedOut = child.wait(timeout: timeout) == nil
+    if timedOut { child.stop() }
     // Whatever the tool left running in its group goes too (a run is over when its tool is).
     child.killGroup()
     let output = (try? Data(contentsOf: URL(fileURLWithPath: scratch.child("stdout")))) ?? Data()
     let errors = (try? Data(contentsOf: URL(fileURLWithPath: scratch.child("stderr")))) ?? Data()
-    return ToolResult(status: child.terminationStatus, output: output, error: String(decoding: errors, as: UTF8.self))
+    return ToolResult(status: child.terminationStatus, output: output, error: String(decoding: errors, as: UTF8.self), timedOut: timedOut)
 }
 
 /// A blocking loopback TCP client for sending exact bytes, including malformed ones.
