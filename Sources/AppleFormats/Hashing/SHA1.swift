@@ -4,8 +4,7 @@
 /// SHA-1; never for anything security relevant.
 public struct SHA1: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476, 0xc3d2_e1f0)
-    private var pending: [UInt8] = []
-    private var totalBytes: UInt64 = 0
+    private var blocks = MessageBlocks()
 
     /// Starts a new hash.
     public init() {}
@@ -24,49 +23,20 @@ public struct SHA1: Sendable {
 
     /// Feeds more input.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard var base = bytes.baseAddress, bytes.count > 0 else { return }
-        var count = bytes.count
-        totalBytes &+= UInt64(count)
-        if !pending.isEmpty {
-            let take = min(64 - pending.count, count)
-            pending.append(contentsOf: UnsafeRawBufferPointer(start: base, count: take))
-            base += take
-            count -= take
-            if pending.count == 64 { compressPending() }
-        }
-        let blocks = count / 64
-        if blocks > 0 {
-            Self.compress(&state, base, blocks: blocks)
-            base += blocks * 64
-            count -= blocks * 64
-        }
-        if count > 0 { pending.append(contentsOf: UnsafeRawBufferPointer(start: base, count: count)) }
+        var state = self.state
+        blocks.feed(bytes) { address, count in Self.compress(&state, address, blocks: count) }
+        self.state = state
     }
 
     /// Pads, finishes and returns the digest.
     public consuming func finalize() -> HashDigest {
-        let bitLength = totalBytes &* 8
-        pending.append(0x80)
-        if pending.count > 56 {
-            while pending.count < 64 { pending.append(0) }
-            compressPending()
-        }
-        while pending.count < 56 { pending.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        compressPending()
+        var state = self.state
+        blocks.finish { address, count in Self.compress(&state, address, blocks: count) }
         var out: [UInt8] = []
         for word in [state.0, state.1, state.2, state.3, state.4] {
             for shift in [24, 16, 8, 0] as [UInt32] { out.append(UInt8(truncatingIfNeeded: word >> shift)) }
         }
         return HashDigest(bytes: out)
-    }
-
-    /// Compresses the 64 pending bytes and empties the buffer.
-    private mutating func compressPending() {
-        pending.withUnsafeBytes { block in
-            if let address = block.baseAddress { Self.compress(&state, address, blocks: 1) }
-        }
-        pending.removeAll(keepingCapacity: true)
     }
 
     @inline(__always)

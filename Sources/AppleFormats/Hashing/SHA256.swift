@@ -6,16 +6,13 @@
 public struct SHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19)
-    private var pending: [UInt8] = []
-    private var totalBytes: UInt64 = 0
+    private var blocks = MessageBlocks()
 
     /// The digest size in bytes.
     public static let digestByteCount = 32
 
     /// Starts a new hash.
-    public init() {
-        pending.reserveCapacity(64)
-    }
+    public init() {}
 
     /// Hashes `bytes` in one call.
     public static func hash(_ bytes: UnsafeRawBufferPointer) -> HashDigest {
@@ -36,42 +33,15 @@ public struct SHA256: Sendable {
 
     /// Feeds more input.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard var base = bytes.baseAddress, bytes.count > 0 else { return }
-        var count = bytes.count
-        totalBytes &+= UInt64(count)
-        if !pending.isEmpty {
-            let take = min(64 - pending.count, count)
-            pending.append(contentsOf: UnsafeRawBufferPointer(start: base, count: take))
-            base += take
-            count -= take
-            if pending.count == 64 {
-                pending.withUnsafeBytes { block in
-                    if let address = block.baseAddress { Self.compress(&state, address, blocks: 1) }
-                }
-                pending.removeAll(keepingCapacity: true)
-            }
-        }
-        let blocks = count / 64
-        if blocks > 0 {
-            Self.compress(&state, base, blocks: blocks)
-            base += blocks * 64
-            count -= blocks * 64
-        }
-        if count > 0 {
-            pending.append(contentsOf: UnsafeRawBufferPointer(start: base, count: count))
-        }
+        var state = self.state
+        blocks.feed(bytes) { address, count in Self.compress(&state, address, blocks: count) }
+        self.state = state
     }
 
     /// Pads, finishes and returns the digest.
     public consuming func finalize() -> HashDigest {
-        let bitLength = totalBytes &* 8
-        var tail = pending
-        tail.append(0x80)
-        while tail.count % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        tail.withUnsafeBytes { block in
-            if let address = block.baseAddress { Self.compress(&state, address, blocks: tail.count / 64) }
-        }
+        var state = self.state
+        blocks.finish { address, count in Self.compress(&state, address, blocks: count) }
         var out: [UInt8] = []
         out.reserveCapacity(32)
         for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {

@@ -9,14 +9,7 @@ extension ZipArchive {
     /// Memory stays at two chunk buffers whatever the entry size. A deflate stream
     /// that produces more than the declared size is stopped at that size.
     public func extract(_ entry: ZipEntry, to sink: (UnsafeRawBufferPointer) throws -> Void) throws(ZipError) {
-        guard !entry.isEncrypted else { throw ZipError.unsupported(entry: entry.name, "the entry is encrypted") }
-        guard entry.method == 0 || entry.method == 8 else {
-            throw ZipError.unsupported(entry: entry.name, "compression method \(entry.method) (\(Self.methodName(entry.method))) is not supported")
-        }
-        let dataStart = try dataOffset(of: entry)
-        guard dataStart <= source.size, entry.compressedSize <= source.size - dataStart else {
-            throw ZipError.corruptEntry(entry: entry.name, "its \(entry.compressedSize) bytes of data run past the end of the archive")
-        }
+        let dataStart = try checkedDataOffset(of: entry)
         if entry.method == 0 && entry.compressedSize != entry.uncompressedSize {
             throw ZipError.corruptEntry(entry: entry.name, "it is stored uncompressed but its sizes differ (\(entry.compressedSize) vs \(entry.uncompressedSize))")
         }
@@ -56,6 +49,20 @@ extension ZipArchive {
     }
 
     /// Reads the local header to find where the data starts; its name must match the central directory's.
+    /// Where `entry`'s data starts, once it is known to be readable: not encrypted, stored or
+    /// deflated, and its data within the archive.
+    func checkedDataOffset(of entry: ZipEntry) throws(ZipError) -> UInt64 {
+        guard !entry.isEncrypted else { throw ZipError.unsupported(entry: entry.name, "the entry is encrypted") }
+        guard entry.method == 0 || entry.method == 8 else {
+            throw ZipError.unsupported(entry: entry.name, "compression method \(entry.method) (\(Self.methodName(entry.method))) is not supported")
+        }
+        let start = try dataOffset(of: entry)
+        guard start <= source.size, entry.compressedSize <= source.size - start else {
+            throw ZipError.corruptEntry(entry: entry.name, "its \(entry.compressedSize) bytes of data run past the end of the archive")
+        }
+        return start
+    }
+
     func dataOffset(of entry: ZipEntry) throws(ZipError) -> UInt64 {
         let header = try source.bytes(at: entry.localHeaderOffset, count: 30)
         guard Self.u32(header, 0) == Self.localHeaderSignature else {

@@ -4,14 +4,7 @@ extension ZipArchive {
     ///
     /// Only the bounds are checked here; the CRC-32 is checked when the entry is extracted.
     public func rawData(of entry: ZipEntry, to sink: (UnsafeRawBufferPointer) throws -> Void) throws(ZipError) {
-        guard !entry.isEncrypted else { throw ZipError.unsupported(entry: entry.name, "the entry is encrypted") }
-        guard entry.method == 0 || entry.method == 8 else {
-            throw ZipError.unsupported(entry: entry.name, "compression method \(entry.method) (\(Self.methodName(entry.method))) is not supported")
-        }
-        let start = try dataOffset(of: entry)
-        guard start <= source.size, entry.compressedSize <= source.size - start else {
-            throw ZipError.corruptEntry(entry: entry.name, "its \(entry.compressedSize) bytes of data run past the end of the archive")
-        }
+        let start = try checkedDataOffset(of: entry)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         var offset: UInt64 = 0
