@@ -76,7 +76,8 @@ extension ZipArchive {
         return entry.localHeaderOffset + 30 + UInt64(nameLength) + UInt64(extraLength)
     }
 
-    private func copyStored(_ entry: ZipEntry, from start: UInt64, deliver: (UnsafeRawBufferPointer) throws(ZipError) -> Void) throws(ZipError) {
+    /// Reads `entry.compressedSize` bytes from `start` in chunks, as the archive stores them.
+    func copyStored(_ entry: ZipEntry, from start: UInt64, deliver: (UnsafeRawBufferPointer) throws(ZipError) -> Void) throws(ZipError) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         var offset: UInt64 = 0

@@ -4,22 +4,9 @@ extension ZipArchive {
     ///
     /// Only the bounds are checked here; the CRC-32 is checked when the entry is extracted.
     public func rawData(of entry: ZipEntry, to sink: (UnsafeRawBufferPointer) throws -> Void) throws(ZipError) {
-        let start = try checkedDataOffset(of: entry)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
-        var offset: UInt64 = 0
-        while offset < entry.compressedSize {
-            let count = Int(min(UInt64(Self.chunkSize), entry.compressedSize - offset))
-            let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[0 ..< count])
-            do {
-                try source.read(at: start + offset, into: slice)
-            } catch let error as ZipError {
-                throw error
-            } catch {
-                throw ZipError.readFailed("\(error)")
-            }
-            do { try sink(UnsafeRawBufferPointer(slice)) } catch let error as ZipError { throw error } catch { throw ZipError.sinkFailed("\(error)") }
-            offset += UInt64(count)
+        // The stored bytes as they are: what extraction reads for a stored entry, whatever the method.
+        try copyStored(entry, from: try checkedDataOffset(of: entry)) { (chunk) throws(ZipError) in
+            do { try sink(chunk) } catch let error as ZipError { throw error } catch { throw ZipError.sinkFailed("\(error)") }
         }
     }
 }
