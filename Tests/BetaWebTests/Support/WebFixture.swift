@@ -24,21 +24,57 @@ final class WebFixture: @unchecked Sendable {
     init(environment: [String: String] = [:]) throws {
         directory = try TemporaryDirectory("betaweb")
         cli = Betactl(home: directory.child("home"), extraEnvironment: environment)
+        guard environment.isEmpty else {
+            (annToken, boToken) = try Self.populate(cli)
+            return
+        }
+        // The same home every time: made once per test process, copied (modes and all) for each fixture.
+        let template = try Self.template.get()
+        let copied = try runToolNow("cp", ["-a", template.home, cli.home])
+        guard copied.status == 0 else { throw CopyFailure(message: "cp -a \(template.home) failed: \(copied.error)") }
+        annToken = template.annToken
+        boToken = template.boToken
+    }
+
+    /// The template home, made with the real CLI the first time a fixture is asked for: a dozen
+    /// commands, three releases among them, which are most of a web test's own work.
+    private static let template = Result { () throws -> Template in
+        let directory = try TemporaryDirectory("betaweb-template")
+        let cli = Betactl(home: directory.child("home"))
+        let (ann, bo) = try populate(cli)
+        return Template(directory: directory, home: cli.home, annToken: ann, boToken: bo)
+    }
+
+    private struct Template: Sendable {
+        let directory: TemporaryDirectory
+        let home: String
+        let annToken: String
+        let boToken: String
+    }
+
+    private struct CopyFailure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    /// Makes the fixture's testers, devices and releases in the home of `cli`; returns Ann's and Bo's page tokens.
+    private static func populate(_ cli: Betactl) throws -> (String, String) {
         try cli.ok("init", "--team-id", "ABCDE12345")
-        annToken = try Self.token(cli.ok("add-tester", "Ann Lee", "--email", "ann@example.com", "--group", "qa", "--json"))
-        boToken = try Self.token(cli.ok("add-tester", "Bo Chen", "--email", "bo@example.com", "--group", "design", "--json"))
+        let ann = try Self.token(cli.ok("add-tester", "Ann Lee", "--email", "ann@example.com", "--group", "qa", "--json"))
+        let bo = try Self.token(cli.ok("add-tester", "Bo Chen", "--email", "bo@example.com", "--group", "design", "--json"))
         try cli.ok("add-device", "ann@example.com", "00008030-0000000000000A01", "--model", "iPhone15,2", "--name", "Ann's iPhone")
         try cli.ok("add-device", "ann@example.com", "00008101-0000000000000B02", "--model", "iPad13,4", "--name", "Ann's iPad")
         try cli.ok("add-device", "bo@example.com", "00008110-0000000000000D04", "--model", "iPhone16,1", "--name", "Bo's iPhone")
         try cli.ok("release", Self.app("Beta.ipa"), "--dsym", Self.app("Beta.app.dSYM.zip"), "--dsym", Self.app("BetaWidget.appex.dSYM.zip"),
                    "--notes", "First line <b>bold?</b>\n\nSee https://example.com/notes.")
         try cli.ok("release", Self.app("Beta.xcarchive.zip"), "--group", "qa", "--notes", "For QA only")
-        try cli.ok(releaseAgainArguments())
+        try cli.ok(releaseAgainArguments(cli))
         try cli.ok("revoke", "3")
+        return (ann, bo)
     }
 
     /// Publishes Beta.ipa a second time (as the revoked release 3).
-    private func releaseAgainArguments() -> [String] {
+    private static func releaseAgainArguments(_ cli: Betactl) -> [String] {
         var arguments = ["release", Self.app("Beta.ipa"), "--notes", "Withdrawn build"]
         if (try? cli.run("release", "--help").stdout.contains("--again")) == true { arguments.append("--again") }
         return arguments
