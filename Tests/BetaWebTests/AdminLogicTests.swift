@@ -106,7 +106,7 @@ import Testing
         let refused = APIProblem.from(ArchiveError.refused(ReleaseValidation(refusals: [.unsigned(executable: "Payload/A.app/A")], warnings: [], missingSymbols: [])))
         #expect(refused?.kind == .buildRefused && refused?.errors.count == 1)
         #expect(APIProblem.from(CancellationError()) == nil)
-        #expect(BetaWebApplication.apiWording("pass the build's dSYMs with --dsym (or release the .xcarchive), or --allow-missing-symbols to release without them")
+        #expect(WebActions.apiWording("pass the build's dSYMs with --dsym (or release the .xcarchive), or --allow-missing-symbols to release without them")
                 == "send the build's dSYMs as dsym parts (or release the .xcarchive), or allowMissingSymbols=true to release without them")
     }
 }

@@ -11,7 +11,7 @@ struct APICall: Sendable {
 
 /// One operation of the JSON API: how it is routed, which token scope it needs, and how the
 /// OpenAPI document describes it. The router and the document are both made from the same list
-/// (`BetaWebApplication.apiOperations`), so no route can go undocumented.
+/// (`APIController.operations`), so no route can go undocumented.
 struct APIOperation: Sendable {
     /// A query parameter.
     struct Parameter: Sendable {

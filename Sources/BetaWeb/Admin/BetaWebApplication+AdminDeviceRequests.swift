@@ -21,7 +21,7 @@ extension BetaWebApplication {
                     _ = try await pool.run { try DeviceRequests(home: home).reject(udid, now: now) }
                     return Self.seeOther("/admin/devices", notice: .requestRejected)
                 } catch {
-                    return try await devicesPage(call, failure: try Self.failure(error))
+                    return try await devicesPage(call, failure: try WebActions.failure(error))
                 }
             }
         }

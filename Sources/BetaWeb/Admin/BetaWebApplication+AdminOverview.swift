@@ -14,7 +14,7 @@ extension BetaWebApplication {
     /// the ad hoc profile lacks, profiles expiring within 30 days, the latest releases with their
     /// downloads, and the crash groups of the last 7 days.
     func overviewPage(_ call: AdminRequest) async throws -> Response {
-        let state = try await deviceState()
+        let state = try await actions.deviceState()
         let home = self.home
         let now = self.now
         let (profiles, releases, testers, counts, apple) = try await pool.run {
