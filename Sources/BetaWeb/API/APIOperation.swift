@@ -58,7 +58,7 @@ struct APIOperation: Sendable {
     /// `APISchemas.securitySchemes`). Such an operation checks its credential in its handler.
     var security: JSONValue? = nil
     /// Whether the route is registered by its own code (in a route group of its own, say, with
-    /// middleware of its own) and only described here; `addAPIRoutes` then leaves it alone.
+    /// middleware of its own) and only described here; `APIController.addRoutes` then leaves it alone.
     var isRoutedElsewhere = false
     var handler: @Sendable (APICall) async throws -> Response
 

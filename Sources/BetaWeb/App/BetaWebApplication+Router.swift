@@ -14,7 +14,7 @@ extension BetaWebApplication {
         site.addRoutes(to: &router)
         tester.addRoutes(to: &router)
         api.addRoutes(to: &router)
-        addAdminRoutes(to: &router)
+        admin.addRoutes(to: &router)
         intake.addRoutes(to: &router)
         return router
     }

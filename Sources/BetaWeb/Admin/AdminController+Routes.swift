@@ -16,10 +16,10 @@ struct AdminRequest: Sendable {
     var base: PublicBase
 }
 
-extension BetaWebApplication {
+extension AdminController {
     /// The dashboard under `/admin`: server-rendered pages with plain HTML forms, enhanced by
     /// `admin.js` (copy buttons, upload progress) but working without it.
-    func addAdminRoutes(to router: inout Router) {
+    func addRoutes(to router: inout Router) {
         // Pages hold tester links and the CSRF token: never cached, never compressed (BREACH).
         let headers = SecurityHeadersMiddleware(fields: [("Cache-Control", "private, no-store")])
         let refusals = ClosureMiddleware { [self] request, context, next in

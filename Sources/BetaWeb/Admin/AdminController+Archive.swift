@@ -9,7 +9,7 @@ import BetaServer
 import Multipart
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// Profiles: upload, list, and one profile compared with the roster.
     func addProfilePages(_ admin: inout RouteGroup) {
         addAdminPage(&admin, "/profiles") { [self] call in try await profilesPage(call, failure: nil) }

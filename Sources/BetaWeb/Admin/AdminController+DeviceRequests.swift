@@ -3,7 +3,7 @@ import BetaKit
 import BetaServer
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// The device page's requests: approve (the device takes a slot) or reject (nothing is freed,
     /// nothing was taken). Admin scope, like the API's, behind the dashboard's CSRF guard.
     func addDeviceRequestForms(_ admin: inout RouteGroup) {

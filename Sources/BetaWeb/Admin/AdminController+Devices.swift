@@ -3,7 +3,7 @@ import BetaKit
 import BetaServer
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// Devices: every device with its slot and whether the current ad hoc profile has it; add,
     /// remove, and Apple's upload file.
     func addDevicePages(_ admin: inout RouteGroup) {

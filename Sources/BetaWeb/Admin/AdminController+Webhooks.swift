@@ -7,7 +7,7 @@ import BetaKit
 import BetaServer
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// `/admin/webhooks`: endpoints and recent deliveries; adding, testing and removing need the
     /// admin scope (a webhook URL can itself be a secret, so others see only its host).
     func addWebhookPages(_ admin: inout RouteGroup) {

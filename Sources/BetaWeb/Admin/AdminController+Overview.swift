@@ -8,7 +8,7 @@ import BetaKit
 import BetaServer
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// `GET /admin`: device slots per family, devices pending registration with Apple (with Apple's
     /// upload file of them, as `export-devices --pending` writes it) and the other active devices
     /// the ad hoc profile lacks, profiles expiring within 30 days, the latest releases with their

@@ -8,7 +8,7 @@ import BetaKit
 import BetaServer
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// Testers: list and add; one tester with their link, its QR code, groups, devices, a new link, removal.
     func addTesterPages(_ admin: inout RouteGroup) {
         addAdminPage(&admin, "/testers") { [self] call in try await testersPage(call, failure: nil) }

@@ -9,7 +9,7 @@ import BetaServer
 import Mustache
 import BetaJSON
 
-extension BetaWebApplication {
+extension AdminController {
     /// Releases: the upload form (with a progress bar when JavaScript runs), the list with download
     /// counts, one release with its executables and downloads, and revoking.
     func addReleasePages(_ admin: inout RouteGroup) {

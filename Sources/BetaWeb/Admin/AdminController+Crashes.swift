@@ -8,7 +8,7 @@ import BetaKit
 import BetaServer
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// Crashes: the crash groups (and the reports that are not crashes), one group's reports, one
     /// report with its symbolicated frames or its memory picture, and the report's original.
     func addCrashPages(_ admin: inout RouteGroup) {

@@ -8,7 +8,7 @@ import BetaJSON
 import BetaServer
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// `/admin/provisioning`: the automatic flow's switch, the approval rule, and the job queue
     /// with retry and cancel. Changing anything needs the admin scope.
     func addProvisioningPages(_ admin: inout RouteGroup) {
