@@ -80,9 +80,9 @@ import Testing
     }
 
     @Test func afterLoginOnlyDashboardPathsAreFollowed() {
-        #expect(BetaWebApplication.safeNext("/admin/releases?notice=x") == "/admin/releases?notice=x")
+        #expect(AdminController.safeNext("/admin/releases?notice=x") == "/admin/releases?notice=x")
         for bad in [nil, "https://evil.example/admin", "//evil.example/admin", "/admin\\..\\x", "/t/secret", "/admin/\u{0}", "/admin/a b"] {
-            #expect(BetaWebApplication.safeNext(bad) == "/admin", "\(bad ?? "nil")")
+            #expect(AdminController.safeNext(bad) == "/admin", "\(bad ?? "nil")")
         }
     }
 
@@ -106,7 +106,7 @@ import Testing
         let refused = APIProblem.from(ArchiveError.refused(ReleaseValidation(refusals: [.unsigned(executable: "Payload/A.app/A")], warnings: [], missingSymbols: [])))
         #expect(refused?.kind == .buildRefused && refused?.errors.count == 1)
         #expect(APIProblem.from(CancellationError()) == nil)
-        #expect(BetaWebApplication.apiWording("pass the build's dSYMs with --dsym (or release the .xcarchive), or --allow-missing-symbols to release without them")
+        #expect(WebActions.apiWording("pass the build's dSYMs with --dsym (or release the .xcarchive), or --allow-missing-symbols to release without them")
                 == "send the build's dSYMs as dsym parts (or release the .xcarchive), or allowMissingSymbols=true to release without them")
     }
 }

@@ -11,7 +11,7 @@ import BetaServer
     static func open(_ app: BetaWebApplication, key: String) async throws -> Response {
         var request = Request(method: .get, target: "/admin/login/demo/\(key)", headers: ["Host": "127.0.0.1:8080"], peerAddress: "127.0.0.1")
         request.parameters = ["key": key]
-        return try await app.demoLogin(request)
+        return try await app.admin.demoLogin(request)
     }
 
     static func text(_ response: Response) -> String {

@@ -11,7 +11,7 @@ struct APICall: Sendable {
 
 /// One operation of the JSON API: how it is routed, which token scope it needs, and how the
 /// OpenAPI document describes it. The router and the document are both made from the same list
-/// (`BetaWebApplication.apiOperations`), so no route can go undocumented.
+/// (`APIController.operations`), so no route can go undocumented.
 struct APIOperation: Sendable {
     /// A query parameter.
     struct Parameter: Sendable {
@@ -58,7 +58,7 @@ struct APIOperation: Sendable {
     /// `APISchemas.securitySchemes`). Such an operation checks its credential in its handler.
     var security: JSONValue? = nil
     /// Whether the route is registered by its own code (in a route group of its own, say, with
-    /// middleware of its own) and only described here; `addAPIRoutes` then leaves it alone.
+    /// middleware of its own) and only described here; `APIController.addRoutes` then leaves it alone.
     var isRoutedElsewhere = false
     var handler: @Sendable (APICall) async throws -> Response
 

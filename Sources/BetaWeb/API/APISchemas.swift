@@ -9,14 +9,14 @@ enum APISchemas {
 
     /// Every named schema. A new area (crash reports, say) adds its dictionary to this list.
     static var all: [String: JSONSchema] {
-        [roster, archive, admin, requests, BetaWebApplication.crashSchemas, crashes, BetaWebApplication.deviceRequestSchemas, BetaWebApplication.appleSchemas, BetaWebApplication.jobSchemas, BetaWebApplication.updateSchemas, BetaWebApplication.webhookSchemas].reduce(into: [:]) { all, area in all.merge(area) { first, _ in first } }
+        [roster, archive, admin, requests, APIController.crashSchemas, crashes, APIController.deviceRequestSchemas, APIController.appleSchemas, APIController.jobSchemas, APIController.updateSchemas, APIController.webhookSchemas].reduce(into: [:]) { all, area in all.merge(area) { first, _ in first } }
     }
 
     /// How clients authenticate (`#/components/securitySchemes`).
     static var securitySchemes: [String: JSONValue] {
         ["bearer": ["type": "http", "scheme": "bearer", "description": "An API token made with `betactl token create`."]]
-            .merging(BetaWebApplication.crashSecuritySchemes) { first, _ in first }
-            .merging(BetaWebApplication.updateSecuritySchemes) { first, _ in first }
+            .merging(APIController.crashSecuritySchemes) { first, _ in first }
+            .merging(APIController.updateSecuritySchemes) { first, _ in first }
     }
 
     static var roster: [String: JSONSchema] {

@@ -7,7 +7,7 @@ import AppleFormats
 import BetaKit
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// A crash group as the dashboard's pages show it.
     static func crashGroupRow(_ group: CrashGroup, names: CrashPageNames) -> [String: MustacheValue] {
         ["signature": .string(group.signatureKey), "title": .string(group.title), "exceptionType": .string(group.exceptionType),
@@ -67,11 +67,11 @@ extension CrashPageContent {
     /// Everything `admin-crash.html` shows.
     var mustacheValues: [String: MustacheValue] {
         var values: [String: MustacheValue] = [
-            "report": .object(BetaWebApplication.crashReportFields(record, names: names)),
+            "report": .object(AdminController.crashReportFields(record, names: names)),
             "raw": .string("/admin/crashes/\(record.id)/raw"),
-            "group": group.map { .object(BetaWebApplication.crashGroupRow($0, names: names)) } ?? .null,
+            "group": group.map { .object(AdminController.crashGroupRow($0, names: names)) } ?? .null,
             "uploads": .list(uploads.map { upload in
-                ["received": .string(BetaWebApplication.crashTime(upload.receivedAt)), "source": .string(upload.source.rawValue),
+                ["received": .string(AdminController.crashTime(upload.receivedAt)), "source": .string(upload.source.rawValue),
                  "tester": upload.testerID.map(names.testerValue) ?? .null,
                  "user": upload.userID.map(MustacheValue.string) ?? .null, "contact": upload.contact.map(MustacheValue.string) ?? .null,
                  "description": upload.description.map(MustacheValue.string) ?? .null,

@@ -9,12 +9,12 @@ extension BetaWebApplication {
         // like go to the blocking pool and are awaited), and pages mostly come from memory, so the
         // hop to Swift's shared pool and back would cost more than the work.
         router.notFound = { [self] request, context in
-            APIPaths.contains(request.path) ? apiNotFound(request, context) : await site.errorPage(request, .notFound)
+            APIPaths.contains(request.path) ? api.notFound(request, context) : await site.errorPage(request, .notFound)
         }
         site.addRoutes(to: &router)
         tester.addRoutes(to: &router)
-        addAPIRoutes(to: &router)
-        addAdminRoutes(to: &router)
+        api.addRoutes(to: &router)
+        admin.addRoutes(to: &router)
         intake.addRoutes(to: &router)
         return router
     }

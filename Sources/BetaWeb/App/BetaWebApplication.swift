@@ -9,7 +9,7 @@ import Synchronization
 
 /// The web application `betactl serve` runs, on top of a home. It creates the shared parts (pool,
 /// snapshots, renderer, crash intake, webhook sender) and the feature controllers (`SitePages`,
-/// `TesterController`, `IntakeController`; the API and the dashboard are still its extensions),
+/// `TesterController`, `IntakeController`, `APIController`, `AdminController`),
 /// and wires their routes (`router`) and middleware.
 ///
 /// ```swift
@@ -39,12 +39,10 @@ public final class BetaWebApplication: Sendable {
     let tester: TesterController
     /// The SDKs' crash endpoints.
     let intake: IntakeController
-    /// Update checks per credential and address.
-    let updateLimiter = RateLimiter(perMinute: 60, burst: 20)
-    /// Failed dashboard logins per address.
-    let loginThrottle = LoginThrottle()
-    /// Live tokens and sessions by digest, for turning away uploads before their body is read.
-    let credentials = CredentialCache()
+    /// The JSON API under `/api/v1`.
+    let api: APIController
+    /// The dashboard under `/admin`.
+    let admin: AdminController
     private let watchTask = Mutex<Task<Void, Never>?>(nil)
 
     /// Loads the templates and static files (failing with the file, line and tag of a broken
@@ -74,7 +72,16 @@ public final class BetaWebApplication: Sendable {
                                             burst: enrollment.burstPerAddress))
         // The features, each holding only what it needs.
         site = SitePages(home: home, snapshots: snapshots, renderer: renderer, assets: assets)
+        // What the API and the dashboard both do, and their upload head checks, are shared by the two.
+        let actions = WebActions(home: home, pool: pool, snapshots: snapshots, crashes: crashes, configuration: configuration)
+        let headChecks = UploadHeadChecks(home: home, pool: pool, snapshots: snapshots, credentials: CredentialCache(), configuration: configuration)
         intake = IntakeController(home: home, pool: pool, crashes: crashes, limits: configuration.crashes)
+        api = APIController(home: home, pool: pool, snapshots: snapshots, crashes: crashes, intake: intake, webhooks: webhooks,
+                            provisioning: provisioning, actions: actions, headChecks: headChecks,
+                            updateLimiter: RateLimiter(perMinute: 60, burst: 20), configuration: configuration)
+        admin = AdminController(home: home, pool: pool, snapshots: snapshots, renderer: renderer, assets: assets, crashes: crashes,
+                                webhooks: webhooks, provisioning: provisioning, actions: actions, headChecks: headChecks,
+                                loginThrottle: LoginThrottle(), configuration: configuration)
         tester = TesterController(home: home, pool: pool, snapshots: snapshots, pages: pages, renderer: renderer, site: site,
                                   crashes: crashes, intake: intake, configuration: configuration, enrollmentLimits: enrollmentLimits)
     }

@@ -16,10 +16,10 @@ struct AdminRequest: Sendable {
     var base: PublicBase
 }
 
-extension BetaWebApplication {
+extension AdminController {
     /// The dashboard under `/admin`: server-rendered pages with plain HTML forms, enhanced by
     /// `admin.js` (copy buttons, upload progress) but working without it.
-    func addAdminRoutes(to router: inout Router) {
+    func addRoutes(to router: inout Router) {
         // Pages hold tester links and the CSRF token: never cached, never compressed (BREACH).
         let headers = SecurityHeadersMiddleware(fields: [("Cache-Control", "private, no-store")])
         let refusals = ClosureMiddleware { [self] request, context, next in
@@ -80,7 +80,7 @@ extension BetaWebApplication {
     /// token (a form part or the `X-CSRF-Token` header) once the form is parsed, before acting.
     func addAdminUpload(_ group: inout RouteGroup, _ path: String, scope: TokenScope, bodyLimit: Int64,
                         _ handler: @escaping @Sendable (AdminRequest) async throws -> Response) {
-        let options = RouteOptions(bodyLimit: bodyLimit, execution: .eventLoop, headCheck: dashboardUploadHeadCheck(scope: scope))
+        let options = RouteOptions(bodyLimit: bodyLimit, execution: .eventLoop, headCheck: headChecks.dashboard(scope: scope))
         group.post(path, options: options) { [self] request, context in
             let call = try await authorisedPost(request, context, scope: scope)
             guard Self.sameSite(request) else { return try await refusal(call, status: .forbidden, message: Self.csrfRefusal) }
@@ -161,12 +161,6 @@ extension BetaWebApplication {
     /// The notice a page shows after a redirect.
     static func notice(_ request: Request) -> String? {
         request.queryValue("notice").flatMap(AdminNotice.init(rawValue:))?.text
-    }
-
-    /// What a failed action shows: the problem's sentence and its reasons, and the status to answer.
-    static func failure(_ error: any Error) throws -> (status: HTTPStatus, message: String, items: [String]) {
-        guard let problem = APIProblem.from(error), problem.kind.status.code < 500 else { throw error }
-        return (problem.kind.status, problem.detail, problem.errors.map(\.detail))
     }
 }
 

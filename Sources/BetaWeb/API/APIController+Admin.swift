@@ -24,7 +24,7 @@ struct NewTokenBody: APIRequestBody {
     static let fields = ["name", "scope"]
 }
 
-extension BetaWebApplication {
+extension APIController {
     /// Settings and tokens.
     var adminOperations: [APIOperation] {
         [

@@ -8,7 +8,7 @@ import BetaKit
 import BetaServer
 import BetaJSON
 
-extension BetaWebApplication {
+extension APIController {
     /// Symbols: upload dSYM zips, list the archive, list release executables still lacking them.
     var symbolOperations: [APIOperation] {
         [
@@ -43,34 +43,8 @@ extension BetaWebApplication {
                          body: .init(mediaType: "multipart/form-data", schema: .ref("SymbolUpload"), description: "The dSYM zips."),
                          outcomes: [.init(status: 200, description: "What was archived.", schema: .ref("SymbolUploadResult"))],
                          bodyLimit: configuration.maxUploadBytes, checksTokenBeforeBody: true) { [self] call in
-                try await Response.api(uploadSymbols(call.request, extraFields: []))
+                try await Response.api(actions.uploadSymbols(call.request, extraFields: []))
             },
         ]
-    }
-
-    /// Receives dSYM zips and archives them (the API's and the dashboard's upload).
-    /// `check` runs once the form is parsed, before anything is archived (the dashboard's CSRF check).
-    func uploadSymbols(_ request: Request, extraFields: Set<String>,
-                       check: (ReleaseUpload) throws -> Void = { _ in }) async throws -> AdminJSON.SymbolUploadJSON {
-        let home = self.home
-        let now = self.now
-        let limit = configuration.maxUploadBytes
-        let upload = try await pool.run {
-            try ReleaseUpload.receive(request, fields: ReleaseUpload.Fields.symbols.adding(texts: extraFields), archive: Archive(home: home), maxBytes: limit)
-        }
-        try check(upload)
-        let files = upload.files("dsym")
-        guard !files.isEmpty else {
-            throw APIProblem(.missingField, "the upload has no dsym part; send each zipped .dSYM as -F dsym=@App.app.dSYM.zip")
-        }
-        let result: AddSymbolsResult
-        do {
-            result = try await pool.run { try Archive(home: home).addSymbols(paths: files.map(\.path), now: now) }
-        } catch {
-            throw Self.uploadWording(error, upload: upload)
-        }
-        snapshots.invalidate()
-        return AdminJSON.SymbolUploadJSON(added: result.added.map(AdminJSON.key), alreadyPresent: result.alreadyPresent.map(AdminJSON.key),
-                                          replaced: result.replaced.map { AdminJSON.key($0.key) }, releases: result.releaseIDs)
     }
 }

@@ -16,7 +16,7 @@ struct NewWebhookBody: APIRequestBody {
     static let fields = ["url", "events", "format", "allowPrivate"]
 }
 
-extension BetaWebApplication {
+extension APIController {
     /// Webhooks: the same operations as `betactl webhook`, with the admin scope.
     var webhookOperations: [APIOperation] {
         [

@@ -16,7 +16,7 @@ struct ResignBody: APIRequestBody {
     static let fields = ["profile", "notes"]
 }
 
-extension BetaWebApplication {
+extension APIController {
     /// Re-signing a release with another imported profile, as `betactl resign` does.
     var resignOperations: [APIOperation] {
         [
@@ -31,7 +31,7 @@ extension BetaWebApplication {
                 let json = try await pool.run {
                     let archive = Archive(home: home)
                     let profileBytes = try archive.profileBytes(matching: body.profile)
-                    let signer = try Self.codeSigner(home: home)
+                    let signer = try WebActions.codeSigner(home: home)
                     let devices = try Roster(home: home).devices(includeRemoved: false)
                     let result = try archive.resign(releaseID: id, profileBytes: profileBytes, signer: signer, notes: body.notes, devices: devices, now: now)
                     return ArchiveJSON.release(result.release, testers: try Roster(home: home).testers())
@@ -40,18 +40,5 @@ extension BetaWebApplication {
                 return try Response.api(json, status: .created, location: "\(APIPaths.prefix)/releases/\(json.id)")
             },
         ]
-    }
-
-    /// The stored code-signing identity, ready to sign; refused with the fix when there is none.
-    static func codeSigner(home: Home) throws -> LibcryptoCodeSigner {
-        guard let stored = try CodeIdentityStore(home: home).current() else {
-            throw APIProblem(.refused, "no code-signing identity is stored; import the Apple Distribution .p12 with `betactl code-identity import DIST.p12 --password-file F` first")
-        }
-        do {
-            let identity = try CMSSigningIdentity(certificates: Array(stored.certificatePEM.utf8), privateKey: Array(stored.privateKeyPEM.utf8))
-            return try LibcryptoCodeSigner(identity: identity)
-        } catch {
-            throw APIProblem(.refused, "the stored code-signing identity cannot be used: \(error)")
-        }
     }
 }

@@ -9,16 +9,16 @@ import BetaServer
 import Multipart
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// Profiles: upload, list, and one profile compared with the roster.
     func addProfilePages(_ admin: inout RouteGroup) {
         addAdminPage(&admin, "/profiles") { [self] call in try await profilesPage(call, failure: nil) }
-        addAdminUpload(&admin, "/profiles", scope: .write, bodyLimit: Self.profileLimit + (1 << 20)) { [self] call in
+        addAdminUpload(&admin, "/profiles", scope: .write, bodyLimit: WebActions.profileLimit + (1 << 20)) { [self] call in
             try await uploadAnswer(call, page: "/admin/profiles", failurePage: { [self] failure in try await profilesPage(call, failure: failure) }) {
                 let request = call.request
                 let directory = home.temporaryPath
                 let parts = try await pool.run {
-                    try FormParts.parse(request, limits: Self.profileFormLimits, spoolDirectory: directory)
+                    try FormParts.parse(request, limits: WebActions.profileFormLimits, spoolDirectory: directory)
                 }
                 guard Self.csrfMatches(call, formValue: parts.text("csrf")) else { throw AdminRefusal(status: .forbidden, message: Self.csrfRefusal) }
                 guard let part = parts.first(named: "profile"), part.value.count > 0 else {
@@ -40,7 +40,7 @@ extension BetaWebApplication {
         addAdminPage(&admin, "/symbols") { [self] call in try await symbolsPage(call, failure: nil) }
         addAdminUpload(&admin, "/symbols", scope: .write, bodyLimit: configuration.maxUploadBytes) { [self] call in
             try await uploadAnswer(call, page: "/admin/symbols", failurePage: { [self] failure in try await symbolsPage(call, failure: failure) }) {
-                _ = try await uploadSymbols(call.request, extraFields: ["csrf"]) { upload in
+                _ = try await actions.uploadSymbols(call.request, extraFields: ["csrf"]) { upload in
                     guard Self.csrfMatches(call, formValue: try upload.text("csrf")) else { throw AdminRefusal(status: .forbidden, message: Self.csrfRefusal) }
                 }
                 return "/admin/symbols?notice=\(AdminNotice.symbolsAdded.rawValue)"

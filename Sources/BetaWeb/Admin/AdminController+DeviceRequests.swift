@@ -3,7 +3,7 @@ import BetaKit
 import BetaServer
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// The device page's requests: approve (the device takes a slot) or reject (nothing is freed,
     /// nothing was taken). Admin scope, like the API's, behind the dashboard's CSRF guard.
     func addDeviceRequestForms(_ admin: inout RouteGroup) {
@@ -21,7 +21,7 @@ extension BetaWebApplication {
                     _ = try await pool.run { try DeviceRequests(home: home).reject(udid, now: now) }
                     return Self.seeOther("/admin/devices", notice: .requestRejected)
                 } catch {
-                    return try await devicesPage(call, failure: try Self.failure(error))
+                    return try await devicesPage(call, failure: try WebActions.failure(error))
                 }
             }
         }

@@ -48,7 +48,7 @@ struct AddDeviceBody: APIRequestBody {
     }
 }
 
-extension BetaWebApplication {
+extension APIController {
     /// Devices: list with slot usage, the pending ones, add, show, remove, export in Apple's formats.
     var deviceOperations: [APIOperation] {
         [
@@ -56,14 +56,14 @@ extension BetaWebApplication {
                          summary: "Every device ever registered (active first), the slot usage of each family this membership year, and whether the current ad hoc profile has each device.",
                          parameters: APIOperation.pagingParameters,
                          outcomes: [.init(status: 200, description: "A page of devices with the usage of every family.", schema: .ref("DeviceList"))]) { [self] call in
-                let state = try await deviceState()
+                let state = try await actions.deviceState()
                 return try devicePage(state.devices, state: state, request: call.request)
             },
             APIOperation(method: .get, path: "/devices/pending", scope: .read, operationID: "listPendingDevices", tag: "Devices",
                          summary: "The devices testers registered from the device itself that no ad hoc profile betactl has seen includes yet (what `betactl devices --pending` lists): register them with Apple (`/devices/export?devices=pending`), regenerate the profile and import it.",
                          parameters: APIOperation.pagingParameters,
                          outcomes: [.init(status: 200, description: "A page of pending devices with the usage of every family.", schema: .ref("DeviceList"))]) { [self] call in
-                let state = try await deviceState()
+                let state = try await actions.deviceState()
                 return try devicePage(state.pending, state: state, request: call.request)
             },
             APIOperation(method: .post, path: "/devices", scope: .write, operationID: "addDevice", tag: "Devices",
@@ -76,7 +76,7 @@ extension BetaWebApplication {
                 let now = self.now
                 let addition = try await pool.run { try Roster(home: home.reloaded()).addDevice(device, tester: body.tester, now: now) }
                 snapshots.invalidate()
-                let state = try await deviceState()
+                let state = try await actions.deviceState()
                 return try Response.api(state.json(addition.device), status: .created,
                                         location: "\(APIPaths.prefix)/devices/\(addition.device.identifier.value)")
             },
@@ -90,13 +90,13 @@ extension BetaWebApplication {
                          outcomes: [
                             .init(status: 200, description: "The upload file, as an attachment.", schema: .string(), mediaType: "text/tab-separated-values"),
                          ]) { [self] call in
-                try await exportDevices(call.request)
+                try await actions.exportDevices(call.request)
             },
             APIOperation(method: .get, path: "/devices/:udid", scope: .read, operationID: "getDevice", tag: "Devices",
                          summary: "One device.",
                          outcomes: [.init(status: 200, description: "The device.", schema: .ref("Device"))]) { [self] call in
                 let udid = try DeviceIdentifier(call.request.parameters.require("udid"))
-                let state = try await deviceState()
+                let state = try await actions.deviceState()
                 guard let device = state.devices.first(where: { $0.identifier == udid }) else { throw APIProblem.roster(.deviceNotFound(udid)) }
                 return try Response.api(state.json(device))
             },
@@ -108,7 +108,7 @@ extension BetaWebApplication {
                 let now = self.now
                 let device = try await pool.run { try Roster(home: home).removeDevice(udid, now: now) }
                 snapshots.invalidate()
-                return try Response.api(try await deviceState().json(device))
+                return try Response.api(try await actions.deviceState().json(device))
             },
         ]
     }
@@ -123,80 +123,5 @@ extension BetaWebApplication {
             profile: state.profile.map(ArchiveJSON.profile), nextCursor: page.nextCursor))
         if let link = page.linkHeader(request) { response.headers.set("Link", link) }
         return response
-    }
-
-    /// `GET /api/v1/devices/export`.
-    func exportDevices(_ request: Request) async throws -> Response {
-        let formatName = request.queryValue("format") ?? "tsv"
-        guard let format = DeviceListFormat(rawValue: formatName.lowercased()) else {
-            throw APIProblem(.badRequest, "format=\(String(formatName.prefix(40))) is not supported; use tsv or deviceids")
-        }
-        let selection = request.queryValue("devices") ?? "active"
-        let state = try await deviceState()
-        let chosen: [Device]
-        switch selection {
-        case "active": chosen = state.devices.filter { $0.status == .active }
-        case "pending": chosen = state.pending
-        case "not-in-profile": chosen = state.devices.filter { state.inProfile($0) == false }
-        default: throw APIProblem(.badRequest, "devices=\(String(selection.prefix(40))) is not supported; use active, pending or not-in-profile")
-        }
-        let entries = chosen.map { (identifier: $0.identifier, name: $0.name, platform: $0.family.uploadPlatform) }
-        let bytes: [UInt8] = switch format {
-        case .tsv: Array(DeviceListTSV.write(entries).utf8)
-        case .deviceids: Array(try DeviceListPlist.write(entries))
-        }
-        let type = format == .tsv ? "text/tab-separated-values; charset=utf-8" : "application/xml"
-        var response = Response.bytes(bytes, contentType: type)
-        response.headers.set("Content-Disposition", "attachment; filename=\"devices.\(format == .tsv ? "txt" : "deviceids")\"")
-        return response
-    }
-
-    /// Every device, the slot usage and the current ad hoc profile, read fresh.
-    func deviceState() async throws -> DeviceState {
-        let home = self.home
-        let now = self.now
-        return try await pool.run {
-            let current = try home.reloaded()
-            let roster = Roster(home: current)
-            let archive = Archive(home: current)
-            let stored = try archive.profiles()
-            let chosen = stored.first { $0.type == .adHoc && $0.expiresAt > now } ?? stored.first { $0.type == .adHoc }
-            let parsed = try chosen.map { try archive.profile(matching: $0.uuid) }
-            return DeviceState(devices: try roster.devices(), pending: try roster.pendingDevices(), usage: try roster.usage(now: now), profile: chosen,
-                               provisionsAll: parsed?.provisionsAllDevices ?? false,
-                               provisioned: Set(parsed?.provisionedDeviceIdentifiers ?? []))
-        }
-    }
-}
-
-/// The roster's devices with what the current ad hoc profile says about each.
-struct DeviceState: Sendable {
-    var devices: [Device]
-    /// The pending devices, as `Roster.pendingDevices()` (and so `devices --pending`) lists them.
-    var pending: [Device]
-    var usage: DeviceUsage
-    /// The ad hoc profile that expires last and has not expired (else the newest expired one).
-    var profile: StoredProfile?
-    /// Whether that profile provisions every device (it never does for ad hoc; kept for completeness).
-    var provisionsAll: Bool
-    /// The devices it provisions.
-    var provisioned: Set<DeviceIdentifier>
-
-    /// Whether the profile provisions an active device; nil without a profile, or for a removed device.
-    func inProfile(_ device: Device) -> Bool? {
-        guard profile != nil, device.status == .active else { return nil }
-        return provisionsAll || provisioned.contains(device.identifier)
-    }
-
-    /// The list order: active devices first, then by tester, name and UDID.
-    static func key(_ device: Device) -> PageKey {
-        PageKey(number: device.status == .active ? 0 : 1,
-                text: [(device.testerName ?? "").lowercased(), device.name.lowercased(), device.identifier.value].joined(separator: "\u{0}"))
-    }
-
-    func json(_ device: Device) -> RosterJSON.DeviceJSON {
-        var json = RosterJSON.device(device)
-        json.inProfile = inProfile(device)
-        return json
     }
 }

@@ -3,12 +3,12 @@ import BetaKit
 import BetaServer
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// Devices: every device with its slot and whether the current ad hoc profile has it; add,
     /// remove, and Apple's upload file.
     func addDevicePages(_ admin: inout RouteGroup) {
         addAdminPage(&admin, "/devices") { [self] call in try await devicesPage(call, failure: nil) }
-        addAdminPage(&admin, "/devices/export") { [self] call in try await exportDevices(call.request) }
+        addAdminPage(&admin, "/devices/export") { [self] call in try await actions.exportDevices(call.request) }
         addAdminForm(&admin, "/devices", scope: .write) { [self] call, form in
             let home = self.home
             let now = self.now
@@ -23,7 +23,7 @@ extension BetaWebApplication {
                 snapshots.invalidate()
                 return Self.seeOther(back ?? "/admin/devices", notice: .deviceAdded)
             } catch {
-                let failure = try Self.failure(error)
+                let failure = try WebActions.failure(error)
                 if let back, let id = back.split(separator: "/").last {
                     var testerCall = call
                     testerCall.request.parameters["id"] = String(id)
@@ -42,14 +42,14 @@ extension BetaWebApplication {
                 snapshots.invalidate()
                 return Self.seeOther("/admin/devices", notice: .deviceRemoved)
             } catch {
-                return try await devicesPage(call, failure: try Self.failure(error))
+                return try await devicesPage(call, failure: try WebActions.failure(error))
             }
         }
     }
 
     /// `GET /admin/devices`.
     func devicesPage(_ call: AdminRequest, failure: (status: HTTPStatus, message: String, items: [String])?) async throws -> Response {
-        let state = try await deviceState()
+        let state = try await actions.deviceState()
         let home = self.home
         let testers = try await pool.run { try Roster(home: home).testers() }
         var chrome = adminChrome("Devices", area: "/admin/devices", settings: call.settings, session: call.session)

@@ -7,7 +7,7 @@ import BetaKit
 import BetaServer
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// `/admin/webhooks`: endpoints and recent deliveries; adding, testing and removing need the
     /// admin scope (a webhook URL can itself be a secret, so others see only its host).
     func addWebhookPages(_ admin: inout RouteGroup) {
@@ -24,7 +24,7 @@ extension BetaWebApplication {
                 // The secret is shown in this answer only, never put in a URL.
                 return try await webhooksPage(call, created: created, failure: nil, status: HTTPStatus(code: 201))
             } catch {
-                return try await webhooksPage(call, created: nil, failure: try Self.failure(error))
+                return try await webhooksPage(call, created: nil, failure: try WebActions.failure(error))
             }
         }
         addAdminForm(&admin, "/webhooks/:id/test", scope: .admin) { [self] call, _ in
@@ -35,7 +35,7 @@ extension BetaWebApplication {
                 webhooks.wake()
                 return Self.seeOther("/admin/webhooks", notice: .webhookTestQueued)
             } catch {
-                return try await webhooksPage(call, created: nil, failure: try Self.failure(error))
+                return try await webhooksPage(call, created: nil, failure: try WebActions.failure(error))
             }
         }
         addAdminForm(&admin, "/webhooks/:id/remove", scope: .admin) { [self] call, _ in
@@ -45,7 +45,7 @@ extension BetaWebApplication {
                 _ = try await pool.run { try Webhooks(home: home).remove(id: id) }
                 return Self.seeOther("/admin/webhooks", notice: .webhookRemoved)
             } catch {
-                return try await webhooksPage(call, created: nil, failure: try Self.failure(error))
+                return try await webhooksPage(call, created: nil, failure: try WebActions.failure(error))
             }
         }
     }

@@ -8,13 +8,13 @@ import BetaKit
 import BetaServer
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// `GET /admin`: device slots per family, devices pending registration with Apple (with Apple's
     /// upload file of them, as `export-devices --pending` writes it) and the other active devices
     /// the ad hoc profile lacks, profiles expiring within 30 days, the latest releases with their
     /// downloads, and the crash groups of the last 7 days.
     func overviewPage(_ call: AdminRequest) async throws -> Response {
-        let state = try await deviceState()
+        let state = try await actions.deviceState()
         let home = self.home
         let now = self.now
         let (profiles, releases, testers, counts, apple) = try await pool.run {

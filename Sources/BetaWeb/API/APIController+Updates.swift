@@ -24,7 +24,7 @@ struct UpdateJSON: Encodable, Sendable {
     var installURL: String?
 }
 
-extension BetaWebApplication {
+extension APIController {
     /// Update checks: a tester's token (header `X-Tester-Token`), or an app's crash ingest key
     /// (`key`) with the tester's email or number (`tester`).
     var updateOperations: [APIOperation] {
@@ -79,10 +79,6 @@ extension BetaWebApplication {
         return nil
     }
 
-    static func trimmedText(_ text: String) -> String {
-        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-    }
-
     func latestRelease(_ call: APICall) async throws -> Response {
         let request = call.request
         let bundleID = try request.parameters.require("bundleId")
@@ -90,7 +86,7 @@ extension BetaWebApplication {
         let tester: Tester
         var token: String?
         var credential: String
-        if let header = request.headers["X-Tester-Token"], case let presented = Self.trimmedText(header), !presented.isEmpty {
+        if let header = request.headers["X-Tester-Token"], case let presented = WebActions.trimmedText(header), !presented.isEmpty {
             guard let found = snapshot.tester(token: presented) else {
                 throw APIProblem(.unauthorized, "the X-Tester-Token is not a current tester's link token; take it from the tester's page URL (<public-url>/t/<token>)")
             }
@@ -102,7 +98,7 @@ extension BetaWebApplication {
             guard let key = try await pool.run({ try store.activeKey(presented) }), key.bundleID == bundleID else {
                 throw APIProblem(.unauthorized, "unknown or revoked ingest key for \(bundleID); create one with `betactl crash-key create \(bundleID)`")
             }
-            let reference = Self.trimmedText(request.queryValue("tester") ?? "")
+            let reference = WebActions.trimmedText(request.queryValue("tester") ?? "")
             guard !reference.isEmpty, let found = Self.tester(reference, in: snapshot) else {
                 throw APIProblem(.unauthorized, "with an ingest key, `tester` must name a current tester by email or number")
             }

@@ -8,12 +8,12 @@ import BetaKit
 import BetaServer
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// Testers: list and add; one tester with their link, its QR code, groups, devices, a new link, removal.
     func addTesterPages(_ admin: inout RouteGroup) {
         addAdminPage(&admin, "/testers") { [self] call in try await testersPage(call, failure: nil) }
         addAdminForm(&admin, "/testers", scope: .write) { [self] call, form in
-            let groups = Self.groupList(form["groups"] ?? "")
+            let groups = WebActions.groupList(form["groups"] ?? "")
             let request = NewTester(name: form["name"] ?? "", email: (form["email"] ?? "").isEmpty ? nil : form["email"], groups: groups)
             let home = self.home
             let now = self.now
@@ -22,12 +22,12 @@ extension BetaWebApplication {
                 snapshots.invalidate()
                 return Self.seeOther("/admin/testers/\(tester.id)", notice: .testerAdded)
             } catch {
-                return try await testersPage(call, failure: try Self.failure(error))
+                return try await testersPage(call, failure: try WebActions.failure(error))
             }
         }
         addAdminPage(&admin, "/testers/:id") { [self] call in try await testerPage(call, failure: nil) }
         addAdminForm(&admin, "/testers/:id/groups", scope: .write) { [self] call, form in
-            try await testerAction(call, notice: .groupsSaved) { roster, id in _ = try roster.setGroups(id, groups: Self.groupList(form["groups"] ?? "")) }
+            try await testerAction(call, notice: .groupsSaved) { roster, id in _ = try roster.setGroups(id, groups: WebActions.groupList(form["groups"] ?? "")) }
         }
         addAdminForm(&admin, "/testers/:id/link", scope: .write) { [self] call, _ in
             try await testerAction(call, notice: .linkReissued) { roster, id in _ = try roster.reissueLink(id) }
@@ -37,11 +37,6 @@ extension BetaWebApplication {
             let response = try await testerAction(call, notice: .testerRemoved) { roster, id in _ = try roster.removeTester(id, now: now) }
             return response.status.code == 303 ? Self.seeOther("/admin/testers", notice: .testerRemoved) : response
         }
-    }
-
-    /// "qa, design" → ["qa", "design"].
-    static func groupList(_ text: String) -> [String] {
-        text.split(separator: ",").map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }
     }
 
     /// Runs a change to the tester in the path, then returns to their page (or shows it with the error).
@@ -54,13 +49,13 @@ extension BetaWebApplication {
             snapshots.invalidate()
             return Self.seeOther("/admin/testers/\(id)", notice: notice)
         } catch {
-            return try await testerPage(call, failure: try Self.failure(error))
+            return try await testerPage(call, failure: try WebActions.failure(error))
         }
     }
 
     /// `GET /admin/testers`.
     func testersPage(_ call: AdminRequest, failure: (status: HTTPStatus, message: String, items: [String])?) async throws -> Response {
-        let (testers, devices, base) = try await rosterState(call.request)
+        let (testers, devices, base) = try await actions.rosterState(call.request)
         let counts = Dictionary(grouping: devices.filter { $0.status == .active }.compactMap(\.testerID), by: { $0 }).mapValues(\.count)
         var chrome = adminChrome("Testers", area: "/admin/testers", settings: call.settings, session: call.session)
         chrome.notice = Self.notice(call.request)
@@ -79,7 +74,7 @@ extension BetaWebApplication {
     /// `GET /admin/testers/<id>`.
     func testerPage(_ call: AdminRequest, failure: (status: HTTPStatus, message: String, items: [String])?) async throws -> Response {
         let id = try call.request.parameters.require("id", as: Int64.self)
-        let (testers, devices, base) = try await rosterState(call.request)
+        let (testers, devices, base) = try await actions.rosterState(call.request)
         guard let tester = testers.first(where: { $0.id == id }) else { throw WebError.notFound }
         let urls = TesterURLs(base: PublicBase(url: base), token: tester.token)
         var chrome = adminChrome(tester.name, area: "/admin/testers", settings: call.settings, session: call.session)

@@ -1,7 +1,7 @@
 import BetaKit
 import BetaServer
 
-extension BetaWebApplication {
+extension APIController {
     /// The crash operations under `/api/v1`: the raw intake endpoint, which takes an app's ingest key
     /// (not a token) and is routed with the SDK endpoints (`addCrashRoutes`), so it is only
     /// described here.

@@ -7,7 +7,7 @@ import BetaKit
 import BetaServer
 import BetaJSON
 
-extension BetaWebApplication {
+extension APIController {
     /// Reading crash reports and crash groups (read scope): the JSON of `betactl crashes`,
     /// `crash-groups` and `show-crash --json`, and a report's original bytes (`show-crash --raw`).
     /// Sending reports is `crashOperations`' (with an app's ingest key).
@@ -55,18 +55,12 @@ extension BetaWebApplication {
                          outcomes: [.init(status: 200, description: "The original bytes; the ETag is their SHA-256.",
                                           schema: .string(description: "The report as the device or SDK wrote it."), mediaType: "text/plain")]) { [self] call in
                 let id = try Self.crashID(call.request)
-                let (sha256, bytes) = try await rawCrashReport(id)
+                let (sha256, bytes) = try await actions.rawCrashReport(id)
                 var response = Response(status: .ok, headers: ["Content-Type": "text/plain; charset=utf-8"], body: .bytes(bytes))
                 response.headers.set("ETag", "\"\(sha256)\"")
                 return response
             },
         ]
-    }
-
-    /// Report `id`'s SHA-256 and original bytes (read on the blocking pool).
-    func rawCrashReport(_ id: Int64) async throws -> (sha256: String, bytes: [UInt8]) {
-        let store = crashes.store
-        return try await pool.run { (try store.report(id: id).sha256, try store.rawBytes(of: id)) }
     }
 
     /// A page of a list, with its `Link` header.

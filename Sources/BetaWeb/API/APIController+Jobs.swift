@@ -14,7 +14,7 @@ struct AutoProvisioningBody: APIRequestBody {
     static let fields = ["enabled", "window"]
 }
 
-extension BetaWebApplication {
+extension APIController {
     /// The automatic provisioning flow: its switch, and the job queue it fills (as `apple auto` and
     /// `betactl jobs`). Everything runs on the blocking pool; the jobs themselves run in the server's
     /// provisioning worker.

@@ -9,14 +9,14 @@ import BetaServer
 import Mustache
 import BetaJSON
 
-extension BetaWebApplication {
+extension AdminController {
     /// Releases: the upload form (with a progress bar when JavaScript runs), the list with download
     /// counts, one release with its executables and downloads, and revoking.
     func addReleasePages(_ admin: inout RouteGroup) {
         addAdminPage(&admin, "/releases") { [self] call in try await releasesPage(call, failure: nil) }
         addAdminUpload(&admin, "/releases", scope: .write, bodyLimit: configuration.maxUploadBytes) { [self] call in
             try await uploadAnswer(call, page: "/admin/releases", failurePage: { [self] failure in try await releasesPage(call, failure: failure) }) {
-                let created = try await createRelease(call.request, extraFields: ["csrf"]) { upload in
+                let created = try await actions.createRelease(call.request, extraFields: ["csrf"]) { upload in
                     guard Self.csrfMatches(call, formValue: try upload.text("csrf")) else { throw AdminRefusal(status: .forbidden, message: Self.csrfRefusal) }
                 }
                 return "/admin/releases/\(created.release.id)?notice=\(AdminNotice.releasePublished.rawValue)"
@@ -33,13 +33,13 @@ extension BetaWebApplication {
                     let archive = Archive(home: home)
                     let profileBytes = try archive.profileBytes(matching: reference)
                     let devices = try Roster(home: home).devices(includeRemoved: false)
-                    return try archive.resign(releaseID: id, profileBytes: profileBytes, signer: try Self.codeSigner(home: home), notes: nil,
+                    return try archive.resign(releaseID: id, profileBytes: profileBytes, signer: try WebActions.codeSigner(home: home), notes: nil,
                                               devices: devices, now: now)
                 }
                 snapshots.invalidate()
                 return Self.seeOther("/admin/releases/\(created.release.id)", notice: .releaseResigned)
             } catch {
-                return try await releasePage(call, failure: try Self.failure(error))
+                return try await releasePage(call, failure: try WebActions.failure(error))
             }
         }
         addAdminForm(&admin, "/releases/:id/revoke", scope: .write) { [self] call, _ in
@@ -51,7 +51,7 @@ extension BetaWebApplication {
                 snapshots.invalidate()
                 return Self.seeOther("/admin/releases/\(id)", notice: .releaseRevoked)
             } catch {
-                return try await releasePage(call, failure: try Self.failure(error))
+                return try await releasePage(call, failure: try WebActions.failure(error))
             }
         }
     }
@@ -74,7 +74,7 @@ extension BetaWebApplication {
                 guard let problem = APIProblem.from(error), problem.kind.status.code < 500 else { throw error }
                 return problem.response(instance: call.request.path, requestID: call.context.requestID)
             }
-            return try await failurePage(try Self.failure(error))
+            return try await failurePage(try WebActions.failure(error))
         }
     }
 

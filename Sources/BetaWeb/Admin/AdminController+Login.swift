@@ -3,7 +3,7 @@ import BetaKit
 import BetaServer
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// `GET /admin/login`: the token form. It sets a one-time cookie that the form repeats, so a
     /// login cannot be forged from another site (double-submit CSRF check).
     func loginPage(_ request: Request, failure: (status: HTTPStatus, message: String)?) async throws -> Response {

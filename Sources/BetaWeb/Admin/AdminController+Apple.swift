@@ -7,7 +7,7 @@ import BetaKit
 import BetaServer
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// `POST /admin/apple/provision`: registers every approved device not yet at Apple, then
     /// regenerates the ad hoc profiles of each active app (and its extensions) and imports them.
     func addApplePages(_ admin: inout RouteGroup) {

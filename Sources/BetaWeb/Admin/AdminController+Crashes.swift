@@ -8,7 +8,7 @@ import BetaKit
 import BetaServer
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// Crashes: the crash groups (and the reports that are not crashes), one group's reports, one
     /// report with its symbolicated frames or its memory picture, and the report's original.
     func addCrashPages(_ admin: inout RouteGroup) {
@@ -86,7 +86,7 @@ extension BetaWebApplication {
     func rawCrashPage(_ call: AdminRequest) async throws -> Response {
         let id = try call.request.parameters.require("id", as: Int64.self)
         let raw: (sha256: String, bytes: [UInt8])
-        do { raw = try await rawCrashReport(id) } catch let error as CrashError {
+        do { raw = try await actions.rawCrashReport(id) } catch let error as CrashError {
             guard case .unknownReport = error else { throw error }
             throw WebError.notFound
         }

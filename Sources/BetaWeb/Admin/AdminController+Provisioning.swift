@@ -8,7 +8,7 @@ import BetaJSON
 import BetaServer
 import Mustache
 
-extension BetaWebApplication {
+extension AdminController {
     /// `/admin/provisioning`: the automatic flow's switch, the approval rule, and the job queue
     /// with retry and cancel. Changing anything needs the admin scope.
     func addProvisioningPages(_ admin: inout RouteGroup) {
@@ -18,7 +18,7 @@ extension BetaWebApplication {
             let enable = form["enabled"] == "true"
             do {
                 let window = try form["window"].flatMap { text -> Int? in
-                    let trimmed = Self.trimmedText(text)
+                    let trimmed = WebActions.trimmedText(text)
                     if trimmed.isEmpty { return nil }
                     guard let seconds = Int(trimmed) else { throw JobError.invalidWindow(trimmed) }
                     return seconds
@@ -31,7 +31,7 @@ extension BetaWebApplication {
                 }
                 return Self.seeOther("/admin/provisioning", notice: enable ? .autoOn : .autoOff)
             } catch {
-                return try await provisioningPage(call, failure: try Self.failure(error))
+                return try await provisioningPage(call, failure: try WebActions.failure(error))
             }
         }
         addAdminForm(&admin, "/provisioning/rule", scope: .admin) { [self] call, form in
@@ -45,7 +45,7 @@ extension BetaWebApplication {
                 try await pool.run { try DeviceRequests(home: home).setRule(rule, now: now) }
                 return Self.seeOther("/admin/provisioning", notice: .ruleSaved)
             } catch {
-                return try await provisioningPage(call, failure: try Self.failure(error))
+                return try await provisioningPage(call, failure: try WebActions.failure(error))
             }
         }
         for action in ["retry", "cancel"] {
@@ -60,7 +60,7 @@ extension BetaWebApplication {
                     if action == "retry" { provisioning.wake() }
                     return Self.seeOther("/admin/provisioning", notice: action == "retry" ? .jobRetried : .jobCancelled)
                 } catch {
-                    return try await provisioningPage(call, failure: try Self.failure(error))
+                    return try await provisioningPage(call, failure: try WebActions.failure(error))
                 }
             }
         }

@@ -8,7 +8,7 @@ import BetaKit
 import BetaServer
 import BetaJSON
 
-extension BetaWebApplication {
+extension APIController {
     /// Device requests: the devices that enrolled themselves and wait for approval, approving
     /// (which takes a slot under the family limit) and rejecting (which frees nothing).
     var deviceRequestOperations: [APIOperation] {

@@ -32,7 +32,7 @@ struct AppleProfileBody: APIRequestBody {
     static let fields = ["bundleId", "certificate"]
 }
 
-extension BetaWebApplication {
+extension APIController {
     /// The App Store Connect operations of `betactl apple`, admin scope. Every call to Apple runs on
     /// the blocking pool, never on an event loop.
     var appleOperations: [APIOperation] {

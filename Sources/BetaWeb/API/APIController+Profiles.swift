@@ -9,13 +9,7 @@ import BetaServer
 import Multipart
 import BetaJSON
 
-extension BetaWebApplication {
-    /// The largest profile accepted; real ones are tens of kilobytes.
-    static let profileLimit: Int64 = 8 << 20
-    /// A form with a profile: the part `profile` and a few small fields (the dashboard's CSRF token).
-    static let profileFormLimits = MultipartLimits(maxParts: 8, bytesPerPart: 64 * 1024, bytesPerField: ["profile": profileLimit],
-                                                   totalBytes: profileLimit + (1 << 20))
-
+extension APIController {
     /// Profiles: upload a .mobileprovision, list, show, check against the roster.
     var profileOperations: [APIOperation] {
         [
@@ -41,7 +35,7 @@ extension BetaWebApplication {
                             .init(status: 201, description: "The profile was imported.", schema: .ref("ProfileImport")),
                             .init(status: 200, description: "A profile with the same UUID was replaced.", schema: .ref("ProfileImport")),
                          ],
-                         bodyLimit: Self.profileLimit, checksTokenBeforeBody: true) { [self] call in
+                         bodyLimit: WebActions.profileLimit, checksTokenBeforeBody: true) { [self] call in
                 let bytes = try await profileBytes(call.request)
                 let home = self.home
                 let now = self.now
@@ -81,10 +75,10 @@ extension BetaWebApplication {
     /// The profile's bytes: the body itself, or the multipart part `profile`.
     func profileBytes(_ request: Request) async throws -> [UInt8] {
         let type = request.headers["Content-Type"] ?? ""
-        guard type.lowercased().hasPrefix("multipart/") else { return try request.body.bytes(limit: Self.profileLimit) }
+        guard type.lowercased().hasPrefix("multipart/") else { return try request.body.bytes(limit: WebActions.profileLimit) }
         let directory = home.temporaryPath
         let parts = try await pool.run {
-            try FormParts.parse(request, limits: Self.profileFormLimits, spoolDirectory: directory)
+            try FormParts.parse(request, limits: WebActions.profileFormLimits, spoolDirectory: directory)
         }
         guard let part = parts.first(named: "profile") else {
             throw APIProblem(.missingField, "the multipart body has no part named profile; send the .mobileprovision as -F profile=@FILE")

@@ -23,7 +23,7 @@ struct GroupsBody: APIRequestBody {
     static let fields = ["groups"]
 }
 
-extension BetaWebApplication {
+extension APIController {
     /// Testers: list, create, show, update groups, remove, re-issue their link.
     var testerOperations: [APIOperation] {
         [
@@ -31,7 +31,7 @@ extension BetaWebApplication {
                          summary: "List current testers with their devices and private page links.",
                          parameters: APIOperation.pagingParameters,
                          outcomes: [.init(status: 200, description: "A page of testers.", schema: .ref("TesterList"))]) { [self] call in
-                let (testers, devices, base) = try await rosterState(call.request)
+                let (testers, devices, base) = try await actions.rosterState(call.request)
                 let page = try Page(testers, request: call.request) { PageKey(number: $0.id) }
                 let byTester = Dictionary(grouping: devices.filter { $0.status == .active }) { $0.testerID ?? -1 }
                 var response = try Response.api(AdminJSON.TesterListJSON(
@@ -51,7 +51,7 @@ extension BetaWebApplication {
                 let now = self.now
                 let tester = try await pool.run { try Roster(home: home.reloaded()).addTester(request, now: now) }
                 snapshots.invalidate()
-                let (_, all, base) = try await rosterState(call.request)
+                let (_, all, base) = try await actions.rosterState(call.request)
                 return try Response.api(RosterJSON.tester(tester, publicURL: base, devices: all.filter { $0.testerID == tester.id }),
                                         status: .created, location: "\(APIPaths.prefix)/testers/\(tester.id)")
             },
@@ -59,7 +59,7 @@ extension BetaWebApplication {
                          summary: "One tester with every device registered to them (removed ones too).",
                          outcomes: [.init(status: 200, description: "The tester.", schema: .ref("Tester"))]) { [self] call in
                 let id = try Self.testerID(call.request)
-                let (testers, devices, base) = try await rosterState(call.request)
+                let (testers, devices, base) = try await actions.rosterState(call.request)
                 guard let tester = testers.first(where: { $0.id == id }) else { throw APIProblem.roster(.testerNotFound(String(id))) }
                 return try Response.api(RosterJSON.tester(tester, publicURL: base, devices: devices.filter { $0.testerID == id }))
             },
@@ -72,7 +72,7 @@ extension BetaWebApplication {
                 let home = self.home
                 let tester = try await pool.run { try Roster(home: home).setGroups(String(id), groups: body.groups) }
                 snapshots.invalidate()
-                let (_, devices, base) = try await rosterState(call.request)
+                let (_, devices, base) = try await actions.rosterState(call.request)
                 return try Response.api(RosterJSON.tester(tester, publicURL: base, devices: devices.filter { $0.testerID == id }))
             },
             APIOperation(method: .post, path: "/testers/:id/link", scope: .write, operationID: "reissueTesterLink", tag: "Testers",
@@ -82,7 +82,7 @@ extension BetaWebApplication {
                 let home = self.home
                 let tester = try await pool.run { try Roster(home: home).reissueLink(String(id)) }
                 snapshots.invalidate()
-                let (_, devices, base) = try await rosterState(call.request)
+                let (_, devices, base) = try await actions.rosterState(call.request)
                 return try Response.api(RosterJSON.tester(tester, publicURL: base, devices: devices.filter { $0.testerID == id }))
             },
             APIOperation(method: .delete, path: "/testers/:id", scope: .write, operationID: "removeTester", tag: "Testers",
@@ -105,16 +105,5 @@ extension BetaWebApplication {
             throw APIProblem.roster(.testerNotFound(String(text.prefix(40))))
         }
         return id
-    }
-
-    /// Current testers, every device, and the base their page links are built on, read fresh.
-    func rosterState(_ request: Request) async throws -> (testers: [Tester], devices: [Device], base: String) {
-        let home = self.home
-        let (testers, devices) = try await pool.run {
-            let roster = Roster(home: home)
-            return (try roster.testers(), try roster.devices())
-        }
-        let settings = try await snapshots.current().snapshot.settings
-        return (testers, devices, PublicBase(request: request, publicURL: settings.publicURL).url)
     }
 }
