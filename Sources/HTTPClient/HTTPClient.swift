@@ -2,11 +2,6 @@
 // with retries, pinned addresses, no redirects and capped answers. It may import CCurl and the C
 // library, nothing of betactl.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CCurl
 
 /// A blocking HTTPS client over the system's libcurl (loaded on first use).
