@@ -1,6 +1,7 @@
 // HTTPClient: a generic blocking HTTPS client over the system's libcurl (CCurl, loaded on first use),
-// with retries, pinned addresses, no redirects and capped answers. It may import CCurl and the C
-// library, nothing of betactl.
+// with retries, pinned addresses, no redirects and capped answers. It may import CCurl, PosixIO
+// (sleep, clock) and the C library for resolving addresses (NetworkAddress), nothing of the
+// application that uses it.
 
 import CCurl
 
