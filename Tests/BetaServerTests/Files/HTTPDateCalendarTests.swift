@@ -7,7 +7,7 @@ import Testing
 @testable import BetaServer
 
 /// HTTPDate works out the calendar itself; it must agree with the C library's gmtime and timegm
-/// on every day, leap years and century rules included.
+/// on days across four centuries, leap years and century rules included.
 @Suite struct HTTPDateCalendarTests {
     static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -22,14 +22,14 @@ import Testing
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 
-    @Test func everyDayFrom1970To2400FormatsAsGmtimeAndParsesBack() {
+    @Test func daysFrom1970To2400FormatAsGmtimeAndParseBack() {
         var seconds = 0
         let end = 13_569_465_600 // 2400-01-01
         var mismatches: [Int] = []
         while seconds < end {
             let text = HTTPDate.format(seconds)
             if text != Self.reference(seconds) || HTTPDate.parse(text) != seconds { mismatches.append(seconds) }
-            seconds += 86_400 + 3_671 // a new day and a new time of day each step
+            seconds += 5 * 86_400 + 3_671 // every weekday and day of the month, a new time of day each step
         }
         #expect(mismatches.isEmpty, "first mismatch at \(mismatches.first ?? 0)")
     }
