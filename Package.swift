@@ -59,10 +59,10 @@ let package = Package(
         // CMS SignedData signing and verification through the system's libcrypto; generic, no betactl knowledge.
         .target(name: "CryptoCMS", dependencies: ["CCrypto", "CLibraryLoader"]),
         // A blocking HTTPS client over the system's libcurl, with retries; generic, no betactl knowledge.
-        .target(name: "HTTPClient", dependencies: ["CCurl", "CLibraryLoader"]),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "CLibraryLoader", "PosixIO"]),
         // Build-time embedding of files (templates, web assets) into a target that applies the
         // plugin: the tool reads the target's EmbedAssets.txt and writes EmbeddedAssets.files.
-        .executableTarget(name: "EmbedAssetsTool"),
+        .executableTarget(name: "EmbedAssetsTool", dependencies: ["PosixIO"]),
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["EmbedAssetsTool"]),
         // The JSON shapes the CLI's --json prints and the API answers (see Sources/BetaJSON/BetaJSON.swift):
         // the domain's models encoded, nothing of the web app, so the CLI's commands need not link it.

@@ -5,4 +5,5 @@
 //
 // No I/O: every parser takes bytes and returns values or a typed error; none traps, hangs or
 // overflows the stack on bad input. It may import the standard library, the Foundation essentials,
-// CZlib (inflate) and the C library, nothing else of this package.
+// CZlib (inflate) and single C library functions (memchr, vsnprintf, dlsym for the demanglers),
+// nothing else of this package.

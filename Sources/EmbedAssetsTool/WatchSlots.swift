@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PosixIO
 
 /// Links in the plugin's work directory through which the build system notices changes to the
 /// embedded files and folders, including ones that appeared after SwiftPM last planned the build.
@@ -39,19 +35,18 @@ struct WatchSlots {
     func update(files: [String], folders: [String]) -> Int {
         var unwatched = max(0, files.count - fileSlots) + max(0, folders.count - folderSlots)
         if !Self.exists(placeholder) {
-            let descriptor = open(placeholder, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            if descriptor >= 0 { close(descriptor) }
+            try? FileDescriptor.open(placeholder, .writeOnly, options: [.create, .truncate], permissions: 0o644).close()
         }
-        mkdir(placeholderFolder, 0o755)
+        _ = try? FileSystem.makeDirectory(placeholderFolder, permissions: 0o755)
         for index in 0 ..< fileSlots {
             let target = index < files.count ? files[index] : placeholder
             let slot = folder + "/file-\(index)"
             guard !Self.sameInode(slot, target) else { continue }
             // Made under a temporary name and renamed over the slot, so the slot never disappears.
             let temporary = folder + "/.new-file-\(index)"
-            unlink(temporary)
-            if link(target, temporary) == 0 {
-                rename(temporary, slot)
+            _ = try? FileSystem.removeFile(temporary)
+            if (try? FileSystem.makeHardLink(temporary, to: target)) != nil {
+                try? FileSystem.rename(temporary, to: slot)
             } else if index < files.count {
                 unwatched += 1
             }
@@ -61,9 +56,9 @@ struct WatchSlots {
             let slot = folder + "/folder-\(index)"
             guard Self.symbolicLinkTarget(slot) != target else { continue }
             let temporary = folder + "/.new-folder-\(index)"
-            unlink(temporary)
-            if symlink(target, temporary) == 0 {
-                rename(temporary, slot)
+            _ = try? FileSystem.removeFile(temporary)
+            if (try? FileSystem.makeSymbolicLink(temporary, to: target)) != nil {
+                try? FileSystem.rename(temporary, to: slot)
             } else if index < folders.count {
                 unwatched += 1
             }
@@ -72,22 +67,17 @@ struct WatchSlots {
     }
 
     static func exists(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0
+        ((try? FileSystem.status(path)) ?? nil) != nil
     }
 
     /// Whether both paths name the same inode (following symbolic links).
     static func sameInode(_ first: String, _ second: String) -> Bool {
-        var a = stat(), b = stat()
-        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
-        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+        guard let a = (try? FileSystem.status(first)) ?? nil, let b = (try? FileSystem.status(second)) ?? nil else { return false }
+        return a.device == b.device && a.inode == b.inode
     }
 
     /// Where a symbolic link points, or nil when `path` is not one.
     static func symbolicLinkTarget(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: 4097)
-        let length = readlink(path, &buffer, buffer.count - 1)
-        guard length >= 0 else { return nil }
-        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        try? FileSystem.linkTarget(path)
     }
 }

@@ -1,17 +1,12 @@
 // EmbedAssetsTool: the build tool of the EmbedAssets plugin (below). It may import the Foundation
-// essentials and the C library only.
+// essentials and PosixIO only.
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
+import PosixIO
 // The build tool the EmbedAssets plugin runs: it reads a target's EmbedAssets.txt, walks what it
 // lists and writes the Swift source that embeds those files (see AssetList, AssetSourceWriter).
 // It reads the list itself on every run, so the output always matches the files on disk even when
@@ -23,9 +18,9 @@ import Darwin
 let usage = "usage: EmbedAssetsTool --list EmbedAssets.txt --root PACKAGE_ROOT --output FILE.swift [--watch DIR --file-slots N --folder-slots N]"
 
 func fail(_ message: String, status: Int32) -> Never {
-    var line = "EmbedAssetsTool: error: " + message + "\n"
-    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-    exit(status)
+    let line = "EmbedAssetsTool: error: " + message + "\n"
+    try? FileDescriptor(rawValue: 2).writeAll(Array(line.utf8))
+    CurrentProcess.exit(status)
 }
 
 var options: [String: String] = [:]
@@ -78,7 +73,7 @@ if let folder = options["--watch"] {
     let unwatched = WatchSlots(folder: folder, fileSlots: fileSlots, folderSlots: folderSlots)
         .update(files: contents.files.map { root + "/" + $0 }, folders: contents.folders.map { root + "/" + $0 })
     if unwatched > 0 {
-        var note = "EmbedAssetsTool: note: changes to \(unwatched) embedded file(s) or folder(s) are noticed only after SwiftPM plans the build again (touch Package.swift)\n"
-        note.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+        let note = "EmbedAssetsTool: note: changes to \(unwatched) embedded file(s) or folder(s) are noticed only after SwiftPM plans the build again (touch Package.swift)\n"
+        try? FileDescriptor(rawValue: 2).writeAll(Array(note.utf8))
     }
 }

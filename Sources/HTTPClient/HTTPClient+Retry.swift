@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PosixIO
 
 extension HTTPClient {
     /// When to send a request again: on 429 and 5xx answers, and when a connection could not be
@@ -76,16 +72,12 @@ extension HTTPClient {
     /// Blocks the calling thread for `seconds`.
     public static let sleep: @Sendable (Double) -> Void = { seconds in
         guard seconds > 0, seconds.isFinite else { return }
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+        CurrentThread.sleep(for: .seconds(seconds))
     }
 
     /// A monotonic clock, seconds.
     public static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000
+        MonotonicClock.seconds
     }
 }
 

@@ -1,12 +1,8 @@
 // HTTPClient: a generic blocking HTTPS client over the system's libcurl (CCurl, loaded on first use),
-// with retries, pinned addresses, no redirects and capped answers. It may import CCurl and the C
-// library, nothing of the application that uses it.
+// with retries, pinned addresses, no redirects and capped answers. It may import CCurl, PosixIO
+// (sleep, clock) and the C library for resolving addresses (NetworkAddress), nothing of the
+// application that uses it.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CCurl
 
 /// A blocking HTTPS client over the system's libcurl (loaded on first use).

@@ -1,7 +1,10 @@
+// memchr and memcmp: the C library's vectorised byte search and comparison (no system call).
 #if canImport(Glibc)
-import Glibc
+import func Glibc.memchr
+import func Glibc.memcmp
 #elseif canImport(Darwin)
-import Darwin
+import func Darwin.memchr
+import func Darwin.memcmp
 #endif
 
 extension MultipartParser {

@@ -151,6 +151,17 @@ public struct FileDescriptor: Sendable, Hashable {
         _ = try retrying("sync") { fsync(rawValue) }
     }
 
+    /// Whether the descriptor is a terminal (`isatty`).
+    public var isTerminal: Bool { isatty(rawValue) == 1 }
+
+    /// Tells the kernel the file will be read from start to end (`posix_fadvise`, Linux only);
+    /// only a hint, so a failure is ignored.
+    public func adviseSequentialRead() {
+        #if canImport(Glibc)
+        _ = posix_fadvise(rawValue, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
+        #endif
+    }
+
     /// The file's status (`fstat`).
     public func status() throws(SystemCallError) -> FileMetadata {
         var info = stat()

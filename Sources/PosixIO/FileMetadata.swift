@@ -48,6 +48,14 @@ public struct FileMetadata: Sendable, Equatable {
     public var permissions: mode_t
     /// The modification time in seconds since 1970.
     public var modified: Int64
+    /// The whole `st_mode`: the file type bits and the permission bits.
+    public var mode: FileMode
+    /// The nanoseconds within the second of the modification time.
+    public var modifiedNanoseconds: Int64
+    /// The inode number.
+    public var inode: UInt64
+    /// The device holding the file.
+    public var device: UInt64
 
     init(_ info: stat) {
         switch info.st_mode & S_IFMT {
@@ -62,10 +70,19 @@ public struct FileMetadata: Sendable, Equatable {
         }
         size = Int64(info.st_size)
         permissions = info.st_mode & 0o7777
+        mode = info.st_mode
         #if canImport(Darwin)
-        modified = Int64(info.st_mtimespec.tv_sec)
+        let time = info.st_mtimespec
         #else
-        modified = Int64(info.st_mtim.tv_sec)
+        let time = info.st_mtim
         #endif
+        modified = Int64(time.tv_sec)
+        modifiedNanoseconds = Int64(time.tv_nsec)
+        inode = UInt64(info.st_ino)
+        device = UInt64(info.st_dev)
     }
 }
+
+/// Permission bits as the system's calls take them (`mode_t`), for modules that do not import
+/// the C library.
+public typealias FileMode = mode_t

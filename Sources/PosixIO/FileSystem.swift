@@ -68,6 +68,11 @@ public enum FileSystem {
         return String(decoding: buffer[0 ..< count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// Creates a hard link at `path` to the existing file `existing`.
+    public static func makeHardLink(_ path: String, to existing: String) throws(SystemCallError) {
+        guard link(existing, path) == 0 else { throw .current("link", path) }
+    }
+
     /// Creates a symbolic link at `path` pointing to `target`.
     public static func makeSymbolicLink(_ path: String, to target: String) throws(SystemCallError) {
         guard symlink(target, path) == 0 else { throw .current("create the link", path) }

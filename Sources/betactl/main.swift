@@ -1,20 +1,16 @@
 // betactl: the thin command line (CLI/ parses, Commands/ has one file per command). It may import
 // every module; only `serve` and `demo` import the web app (BetaWeb), the others print BetaJSON shapes.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CryptoCMS
 import HTTPClient
+import PosixIO
 
 // A closed pipe (`betactl devices | head`) must end output quietly, not kill the process with SIGPIPE.
-signal(SIGPIPE, SIG_IGN)
+CurrentProcess.ignoreBrokenPipe()
 // Everything betactl creates is its user's alone: the home holds testers' tokens and devices, and
 // the files it writes on request (device lists, entitlements) are theirs too. Explicit modes say
 // the same in each place; the mask also covers files made by libraries (SQLite, Foundation).
-umask(0o077)
+CurrentProcess.setCreationMask(0o077)
 let environment = ProcessEnvironment.current()
 // libcrypto is loaded only to sign enrolment profiles; BETACTL_LIBCRYPTO names another copy (tests
 // name a missing file to act out a machine without OpenSSL).
@@ -26,6 +22,6 @@ let prepared = BetactlCLI.prepare(Array(CommandLine.arguments.dropFirst()), envi
 // Synchronous commands (symbolicate) finish here, on the main thread: this code runs before the
 // first `await`, so the concurrency runtime never starts its worker threads for them.
 if let status = BetactlCLI.finishSynchronously(prepared) {
-    exit(status)
+    CurrentProcess.exit(status)
 }
-exit(await BetactlCLI.finish(prepared))
+CurrentProcess.exit(await BetactlCLI.finish(prepared))

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension CrashReport {
     /// Parses the text layout of `.crash` files (report versions 104 to 106, and the text body of
     /// iOS 14 `.ips` files). Unknown lines are ignored, so partial or edited reports still parse.
@@ -102,10 +96,7 @@ struct TextParser {
     /// Whether `bytes` are exactly those of `text`.
     static func equal(_ bytes: [UInt8], _ text: TextSlice) -> Bool {
         guard bytes.count == text.count else { return false }
-        return bytes.withUnsafeBufferPointer { stored in
-            guard let stored = stored.baseAddress, let origin = text.base.baseAddress else { return true }
-            return memcmp(stored, origin + text.start, text.count) == 0
-        }
+        return bytes.elementsEqual(UnsafeBufferPointer(rebasing: text.base[text.start ..< text.end]))
     }
 
     mutating func run(into report: inout CrashReport) {

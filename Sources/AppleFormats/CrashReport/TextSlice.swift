@@ -1,7 +1,8 @@
+// memchr: the C library's vectorised byte search (no system call); the only C function used here.
 #if canImport(Glibc)
-import Glibc
+import func Glibc.memchr
 #elseif canImport(Darwin)
-import Darwin
+import func Darwin.memchr
 #endif
 
 /// A run of a crash report's UTF-8 bytes, for the text layout's parser.

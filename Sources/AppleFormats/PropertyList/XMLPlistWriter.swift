@@ -3,10 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+// vsnprintf: "%.17g", the digits Apple writes for a real (no system call); the only C function used here.
 #if canImport(Glibc)
-import Glibc
+import func Glibc.vsnprintf
 #elseif canImport(Darwin)
-import Darwin
+import func Darwin.vsnprintf
 #endif
 
 /// Writes `PlistValue` as an XML property list in the layout Apple's Foundation writes: tab

@@ -1,13 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import PosixIO
 
 /// The connected key and where to reach Apple, as the home keeps it: one JSON file readable only
 /// by its owner (0600, in a 0700 folder), outside the database so backups leave it out unless
@@ -67,8 +63,8 @@ public struct AppStoreConnectConnection: Sendable, Equatable {
     public func save(home: Home) throws {
         let path = Self.path(home: home)
         let folder = home.path + "/secrets"
-        if mkdir(folder, 0o700) != 0, errno != EEXIST {
-            throw FileSystemError(operation: "create", path: folder, errno: errno)
+        do { _ = try FileSystem.makeDirectory(folder, permissions: 0o700) } catch {
+            if !error.alreadyExists { throw FileSystemError(error, operation: "create") }
         }
         let stored = Stored(keyID: key.keyID, issuerID: key.issuerID, privateKey: key.privateKeyPEM, baseURL: baseURL, caFile: caFile,
                             connectedAt: Timestamp.string(connectedAt))
@@ -82,8 +78,6 @@ public struct AppStoreConnectConnection: Sendable, Equatable {
     @discardableResult
     public static func remove(home: Home) throws -> Bool {
         let path = path(home: home)
-        if unlink(path) == 0 { return true }
-        if errno == ENOENT { return false }
-        throw FileSystemError(operation: "remove", path: path, errno: errno)
+        do { return try FileSystem.removeFile(path) } catch { throw FileSystemError(error, operation: "remove") }
     }
 }

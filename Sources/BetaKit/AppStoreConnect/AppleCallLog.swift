@@ -1,13 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import PosixIO
 
 /// The log of every App Store Connect call: `<home>/logs/app-store-connect.log`, one line per call
 /// with the time, method, path, status and Apple's request id. Never the key or a token.
@@ -22,12 +18,10 @@ public enum AppleCallLog {
         return { line in
             let stamped = Timestamp.string(Date()) + " " + line
             also?(stamped)
-            if mkdir(folder, 0o700) != 0, errno != EEXIST { return }
-            let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { return }
-            defer { close(fd) }
-            let bytes = Array((stamped + "\n").utf8)
-            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            do { _ = try FileSystem.makeDirectory(folder, permissions: 0o700) } catch { if (error as? SystemCallError)?.alreadyExists != true { return } }
+            guard let fd = try? FileDescriptor.open(path, .writeOnly, options: [.create, .append], permissions: 0o600) else { return }
+            defer { try? fd.close() }
+            try? fd.writeAll(Array((stamped + "\n").utf8))
         }
     }
 }

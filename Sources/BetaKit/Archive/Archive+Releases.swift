@@ -1,14 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import AppleFormats
+import PosixIO
 
 /// What `release` was asked to do.
 public struct ReleaseRequest: Sendable {
@@ -92,7 +88,9 @@ extension Archive {
         var staged = StagedBlobs()
         let packageDigest: HashDigest
         if request.movesInput, build.kind != .xcarchive, request.path.lowercased().hasSuffix(".ipa") {
-            guard rename(request.path, packageCopy) == 0 else { throw FileSystemError(operation: "move", path: request.path, errno: errno) }
+            do { try FileSystem.rename(request.path, to: packageCopy) } catch {
+                throw FileSystemError(operation: "move", path: request.path, errno: error.errno)
+            }
         }
         if build.kind == .xcarchive {
             let ipa = "\(staging)/package-ipa"

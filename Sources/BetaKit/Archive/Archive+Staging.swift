@@ -1,14 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import AppleFormats
+import PosixIO
 
 /// Files copied into a staging folder, hashed, waiting to be moved into blobs/.
 struct StagedBlobs {
@@ -20,8 +16,7 @@ struct StagedBlobs {
     mutating func copy(_ file: String, kind: String, staging: String) throws -> HashDigest {
         let staged = "\(staging)/\(kind)-\(entries.count)"
         let digest = try FileDigest.sha256(path: file, copyTo: staged)
-        var info = stat()
-        let size = stat(staged, &info) == 0 ? UInt64(info.st_size) : 0
+        let size = ((try? FileSystem.status(staged)) ?? nil).map { UInt64(max(0, $0.size)) } ?? 0
         entries.append((digest, size, kind, staged))
         return digest
     }
@@ -34,14 +29,15 @@ struct StagedBlobs {
     /// Writes bytes into `staging`.
     mutating func write(_ bytes: [UInt8], kind: String, staging: String) throws -> HashDigest {
         let staged = "\(staging)/\(kind)-\(entries.count)"
-        let fd = open(staged, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystemError(operation: "create", path: staged, errno: errno) }
-        defer { close(fd) }
+        let fd = try withFileSystemError("create") { () throws(SystemCallError) in
+            try FileDescriptor.open(staged, .writeOnly, options: [.create, .exclusiveCreate], permissions: 0o600)
+        }
+        defer { try? fd.close() }
         let result: Result<Void, FileSystemError> = bytes.withUnsafeBytes { raw in
             Result { () throws(FileSystemError) in try FileDigest.writeAll(fd, raw, path: staged) }
         }
         try result.get()
-        guard fsync(fd) == 0 else { throw FileSystemError(operation: "sync", path: staged, errno: errno) }
+        try withFileSystemError("sync") { () throws(SystemCallError) in try fd.sync() }
         let digest = SHA256.hash(bytes)
         entries.append((digest, UInt64(bytes.count), kind, staged))
         return digest

@@ -1,14 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import AppleFormats
+import PosixIO
 
 /// An archived symbol file that `add-symbols` replaced with an intact copy of the same image.
 public struct SymbolReplacement: Sendable, Equatable, CustomStringConvertible {
@@ -108,7 +104,7 @@ extension Archive {
     /// How many problems indexing `file` skips, or nil when it cannot be indexed.
     static func problems(indexing file: SymbolFile, scratch: String, name: String) -> Int? {
         let destination = "\(scratch)/\(name).symidx"
-        defer { unlink(destination) }
+        defer { _ = try? FileSystem.removeFile(destination) }
         return (try? SymbolIndexBuilder(source: file, destination: destination, progress: nil).build())?.warnings.count
     }
 

@@ -1,14 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import AppleFormats
+import PosixIO
 
 /// The content-addressed archive of profiles, builds and symbols in a home.
 ///
@@ -37,7 +33,7 @@ public struct Archive: Sendable {
         let orphans: [String] = try home.store.write { db in
             var dead: [String] = []
             for row in try db.query("SELECT sha256, pending_pid FROM blobs WHERE pending_pid IS NOT NULL") {
-                guard let hex = row.string(0), let pid = row.int(1), !Self.isAlive(pid_t(pid)) else { continue }
+                guard let hex = row.string(0), let pid = row.int(1), !Self.isAlive(Int32(truncatingIfNeeded: pid)) else { continue }
                 dead.append(hex)
             }
             for hex in dead { try db.query("DELETE FROM blobs WHERE sha256 = ?", [.text(hex)]) }
@@ -53,14 +49,16 @@ public struct Archive: Sendable {
         return orphans.count
     }
 
-    static func isAlive(_ pid: pid_t) -> Bool {
-        pid == getpid() || kill(pid, 0) == 0 || errno == EPERM
+    static func isAlive(_ pid: Int32) -> Bool {
+        CurrentProcess.exists(pid)
     }
 
     /// A new staging folder for this process under the home's tmp/.
     public func makeStagingDirectory() throws -> String {
-        let path = "\(home.temporaryPath)/stage-\(getpid())-\(UInt32.random(in: 0 ... UInt32.max))"
-        guard mkdir(path, 0o700) == 0 else { throw FileSystemError(operation: "create directory", path: path, errno: errno) }
+        let path = "\(home.temporaryPath)/stage-\(CurrentProcess.id)-\(UInt32.random(in: 0 ... UInt32.max))"
+        let created: Bool
+        do { created = try FileSystem.makeDirectory(path, permissions: 0o700) } catch { throw FileSystemError(error, operation: "create directory") }
+        guard created else { throw FileSystemError(operation: "create directory", path: path, errno: Errno.fileExists) }
         return path
     }
 
@@ -70,7 +68,7 @@ public struct Archive: Sendable {
         try home.store.write { db in
             for (digest, size, kind) in entries {
                 try db.query("INSERT INTO blobs (sha256, size, kind, created_at, pending_pid) VALUES (?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING",
-                             [.text(digest.hex), .integer(Int64(size)), .text(kind), .text(stamp), .integer(Int64(getpid()))])
+                             [.text(digest.hex), .integer(Int64(size)), .text(kind), .text(stamp), .integer(Int64(CurrentProcess.id))])
             }
         }
     }

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
+import PosixIO
 
 /// Files named by their SHA-256 under `blobs/ab/abcdef…`.
 ///
@@ -25,18 +21,19 @@ struct BlobStore: Sendable {
     func adopt(staged: String, digest: HashDigest) throws(FileSystemError) {
         let target = path(for: digest)
         let directory = String(target.dropLast(digest.hex.count + 1))
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw FileSystemError(operation: "create directory", path: directory, errno: errno)
+        do { _ = try FileSystem.makeDirectory(directory, permissions: 0o700) } catch {
+            if !error.alreadyExists { throw FileSystemError(error, operation: "create directory") }
         }
         if contains(digest) {
-            unlink(staged)
+            _ = try? FileSystem.removeFile(staged)
             return
         }
-        guard rename(staged, target) == 0 else { throw FileSystemError(operation: "rename", path: staged, errno: errno) }
-        let fd = open(directory, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
+        do { try FileSystem.rename(staged, to: target) } catch {
+            throw FileSystemError(operation: "rename", path: staged, errno: error.errno)
+        }
+        if let fd = try? FileDescriptor.open(directory, .readOnly) {
+            try? fd.sync()
+            try? fd.close()
         }
     }
 
@@ -56,6 +53,6 @@ struct BlobStore: Sendable {
     }
 
     func remove(_ digest: HashDigest) {
-        unlink(path(for: digest))
+        _ = try? FileSystem.removeFile(path(for: digest))
     }
 }

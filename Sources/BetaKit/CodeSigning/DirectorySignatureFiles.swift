@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
+import PosixIO
 
 /// The files under a directory (an .app, an .xcarchive) or a lone file, for signature
 /// verification. Paths start with the directory's own name (`Test.app/Info.plist`), like the
@@ -21,7 +17,7 @@ struct DirectorySignatureFiles: CodeSignatureFileAccess {
         switch FileKind(path: trimmed) {
         case .directory: try Self.collect(in: trimmed, prefix: name, into: &entries, depth: 0)
         case .regularFile: entries[name] = .file(size: UInt64(try MappedFile(path: trimmed).count))
-        default: throw FileSystemError(operation: "open", path: trimmed, errno: ENOENT)
+        default: throw FileSystemError(operation: "open", path: trimmed, errno: Errno.noSuchFile)
         }
         self.entries = entries
     }
@@ -31,16 +27,12 @@ struct DirectorySignatureFiles: CodeSignatureFileAccess {
         guard depth < 64 else { return }
         for name in try directoryEntries(directory) {
             let full = directory + "/" + name
-            var info = stat()
-            guard lstat(full, &info) == 0 else { continue }
-            switch info.st_mode & S_IFMT {
-            case S_IFREG: entries[prefix + "/" + name] = .file(size: UInt64(info.st_size))
-            case S_IFDIR: try collect(in: full, prefix: prefix + "/" + name, into: &entries, depth: depth + 1)
-            case S_IFLNK:
-                var buffer = [CChar](repeating: 0, count: 4096)
-                let length = readlink(full, &buffer, buffer.count - 1)
-                if length >= 0 {
-                    let target = String(decoding: buffer[0 ..< length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard let info = (try? FileSystem.linkStatus(full)) ?? nil else { continue }
+            switch info.kind {
+            case .regularFile: entries[prefix + "/" + name] = .file(size: UInt64(max(0, info.size)))
+            case .directory: try collect(in: full, prefix: prefix + "/" + name, into: &entries, depth: depth + 1)
+            case .symbolicLink:
+                if let target = try? FileSystem.linkTarget(full) {
                     entries[prefix + "/" + name] = .symbolicLink(target: target)
                 }
             default: continue
@@ -49,7 +41,7 @@ struct DirectorySignatureFiles: CodeSignatureFileAccess {
     }
 
     func withContents<R>(of path: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
-        guard case .file = entries[path] else { throw FileSystemError(operation: "open", path: parent + path, errno: ENOENT) }
+        guard case .file = entries[path] else { throw FileSystemError(operation: "open", path: parent + path, errno: Errno.noSuchFile) }
         let mapped = try MappedFile(path: parent + path)
         return try mapped.withBytes { bytes in try body(bytes) }
     }

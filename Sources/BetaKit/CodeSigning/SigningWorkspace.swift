@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
+import PosixIO
 
 /// The files of a bundle being re-signed: read as the verifier reads them, written back by path.
 /// `BundleSigner` works on one, so the same signing code serves an app folder on disk and an
@@ -49,7 +45,7 @@ final class DirectorySigningWorkspace: SigningWorkspace {
     }
 
     func withContents<R>(of path: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
-        guard case .file = entries[path] else { throw FileSystemError(operation: "open", path: parent + path, errno: ENOENT) }
+        guard case .file = entries[path] else { throw FileSystemError(operation: "open", path: parent + path, errno: Errno.noSuchFile) }
         return try MappedFile(path: parent + path).withBytes { try body($0) }
     }
 
@@ -58,21 +54,24 @@ final class DirectorySigningWorkspace: SigningWorkspace {
         var folder = ""
         for component in path.split(separator: "/").dropLast() {
             folder += (folder.isEmpty ? "" : "/") + component
-            var info = stat()
-            if lstat(parent + folder, &info) == 0 {
-                guard info.st_mode & S_IFMT == S_IFDIR else { throw FileSystemError(operation: "create", path: parent + folder, errno: ENOTDIR) }
-            } else if mkdir(parent + folder, 0o755) != 0 {
-                throw FileSystemError(operation: "create", path: parent + folder, errno: errno)
+            if let info = (try? FileSystem.linkStatus(parent + folder)) ?? nil {
+                guard info.kind == .directory else { throw FileSystemError(operation: "create", path: parent + folder, errno: Errno.notADirectory) }
+            } else {
+                let created = try withFileSystemError("create") { () throws(SystemCallError) in
+                    try FileSystem.makeDirectory(parent + folder, permissions: 0o755)
+                }
+                guard created else { throw FileSystemError(operation: "create", path: parent + folder, errno: Errno.fileExists) }
             }
         }
         // A link (or an old file, whose permissions are kept) is removed first: writing through a
         // link could reach outside the bundle.
-        var existing = stat()
-        let mode: mode_t = lstat(full, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG ? existing.st_mode & 0o777 : 0o644
-        if unlink(full) != 0 && errno != ENOENT { throw FileSystemError(operation: "replace", path: full, errno: errno) }
-        let fd = open(full, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
-        guard fd >= 0 else { throw FileSystemError(operation: "create", path: full, errno: errno) }
-        defer { close(fd) }
+        let existing = (try? FileSystem.linkStatus(full)) ?? nil
+        let mode = existing.flatMap { $0.kind == .regularFile ? $0.permissions & 0o777 : nil } ?? 0o644
+        try withFileSystemError("replace") { () throws(SystemCallError) in _ = try FileSystem.removeFile(full) }
+        let fd = try withFileSystemError("create") { () throws(SystemCallError) in
+            try FileDescriptor.open(full, .writeOnly, options: [.create, .exclusiveCreate, .noFollow], permissions: mode)
+        }
+        defer { try? fd.close() }
         try bytes.withUnsafeBytes { try FileDigest.writeAll(fd, $0, path: full) }
         entries[path] = .file(size: UInt64(bytes.count))
     }

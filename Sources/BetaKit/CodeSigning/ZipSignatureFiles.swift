@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
+import PosixIO
 
 /// The entries of a zipped input (.ipa, zipped .xcarchive), for signature verification. Small
 /// entries are inflated in memory; large ones (executables) are extracted to the work
@@ -51,11 +47,10 @@ struct ZipSignatureFiles: CodeSignatureFileAccess {
         }
         let name = path.split(separator: "/").last.map(String.init) ?? "file"
         let target = "\(workDirectory)/\(UInt64.random(in: 0 ... UInt64.max))-\(name)"
-        let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystemError(operation: "create", path: target, errno: errno) }
-        defer { unlink(target) }
+        let fd = try FileDescriptor.createNew(target)
+        defer { _ = try? FileSystem.removeFile(target) }
         do {
-            defer { close(fd) }
+            defer { try? fd.close() }
             try archive.extract(entry) { chunk in try FileDigest.writeAll(fd, chunk, path: target) }
         }
         onRead?(path)

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
+import PosixIO
 
 /// An .ipa being re-signed without unpacking it: files are read (and hashed) straight from the
 /// archive, what the signer writes (executables, CodeResources, profiles) goes to files in a
@@ -60,10 +56,9 @@ final class ZipSigningWorkspace: SigningWorkspace {
             rewritten[path] = file
             rewrittenOrder.append(path)
         }
-        unlink(file)
-        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystemError(operation: "create", path: file, errno: errno) }
-        defer { close(fd) }
+        _ = try? FileSystem.removeFile(file)
+        let fd = try FileDescriptor.createNew(file)
+        defer { try? fd.close() }
         try bytes.withUnsafeBytes { try FileDigest.writeAll(fd, $0, path: file) }
         entries[path] = .file(size: UInt64(bytes.count))
     }
@@ -73,9 +68,8 @@ final class ZipSigningWorkspace: SigningWorkspace {
     /// their original mode (a link replaced by a file becomes a plain file), then new files.
     /// Finder's `__MACOSX/` shadows are left out. Returns the new file's size.
     func writeArchive(to output: String) throws -> UInt64 {
-        let fd = open(output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystemError(operation: "create", path: output, errno: errno) }
-        defer { close(fd) }
+        let fd = try FileDescriptor.createNew(output)
+        defer { try? fd.close() }
         var size: UInt64 = 0
         var writer = ZipWriter { chunk in
             size += UInt64(chunk.count)
@@ -95,7 +89,7 @@ final class ZipSigningWorkspace: SigningWorkspace {
             if let file = rewritten[path] { try Self.add(file, as: path, mode: 0o100644, to: &writer) }
         }
         try writer.close()
-        guard fsync(fd) == 0 else { throw FileSystemError(operation: "sync", path: output, errno: errno) }
+        try withFileSystemError("sync") { () throws(SystemCallError) in try fd.sync() }
         return size
     }
 

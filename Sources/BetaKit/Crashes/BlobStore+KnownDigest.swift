@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
+import PosixIO
 
 extension BlobStore {
     /// Writes bytes whose SHA-256 the caller already computed as a blob (written, fsync'd, then
@@ -12,15 +8,16 @@ extension BlobStore {
     func store(_ bytes: [UInt8], digest: HashDigest, staging: String) throws(FileSystemError) {
         if contains(digest) { return }
         let staged = "\(staging)/blob-\(digest.hex)"
-        let fd = open(staged, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystemError(operation: "create", path: staged, errno: errno) }
+        let fd = try withFileSystemError("create") { () throws(SystemCallError) in
+            try FileDescriptor.open(staged, .writeOnly, options: [.create, .truncate], permissions: 0o600)
+        }
         do {
-            defer { close(fd) }
+            defer { try? fd.close() }
             let written: Result<Void, FileSystemError> = bytes.withUnsafeBytes { raw in
                 Result { () throws(FileSystemError) in try FileDigest.writeAll(fd, raw, path: staged) }
             }
             try written.get()
-            guard fsync(fd) == 0 else { throw FileSystemError(operation: "sync", path: staged, errno: errno) }
+            try withFileSystemError("sync") { () throws(SystemCallError) in try fd.sync() }
         }
         try adopt(staged: staged, digest: digest)
     }

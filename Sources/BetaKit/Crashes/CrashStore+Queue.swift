@@ -1,13 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import PosixIO
 
 /// One queued report handed to a processor.
 struct CrashQueueItem: Sendable {
@@ -79,7 +75,7 @@ extension CrashStore {
     /// Takes up to `limit` reports off the queue for this process. Claims of processes that are
     /// gone (killed, restarted) are taken over.
     func claim(limit: Int, now: Date, only: Set<Int64>? = nil) throws -> [CrashQueueItem] {
-        let me = Int64(getpid())
+        let me = Int64(CurrentProcess.id)
         let stamp = Timestamp.string(now)
         return try home.store.write { db in
             var items: [CrashQueueItem] = []
@@ -91,7 +87,7 @@ extension CrashStore {
                 if let owner = try row.optionalInt("claimed_by") {
                     let claimedAt = try row.optionalDate("claimed_at") ?? .distantPast
                     let stale = now.timeIntervalSince(claimedAt) > Self.staleClaim
-                    if owner == me || (Archive.isAlive(pid_t(truncatingIfNeeded: owner)) && !stale) { continue }
+                    if owner == me || (Archive.isAlive(Int32(truncatingIfNeeded: owner)) && !stale) { continue }
                 }
                 let attempts = try row.int("attempts") + 1
                 try db.query("UPDATE crash_queue SET attempts = ?, claimed_by = ?, claimed_at = ? WHERE report_id = ?",

@@ -1,14 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import AppleFormats
+import PosixIO
 
 /// The home's crash reports: raw reports content-addressed in `blobs/`, one row per distinct
 /// report, one row per upload, a processing queue and groups by crash signature.
@@ -74,7 +70,7 @@ public struct CrashStore: Sendable {
         // clean-up recognises (dead pid) and removes with their files.
         try archive.markPending(registrations, now: now)
         let staging = try archive.makeStagingDirectory()
-        defer { rmdir(staging) }
+        defer { _ = try? FileSystem.removeDirectory(staging) }
         for (digest, _, _) in registrations {
             guard let index = digests.firstIndex(of: digest) else { continue }
             try archive.blobs.store(submissions[index].bytes, digest: digest, staging: staging)
@@ -160,17 +156,16 @@ public struct CrashStore: Sendable {
 
     /// Reads a whole file of at most `limit` bytes.
     static func readFile(_ path: String, limit: Int) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileSystemError(operation: "open", path: path, errno: errno) }
-        defer { close(fd) }
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(path, .readOnly) } catch { throw FileSystemError(error, operation: "open") }
+        defer { try? fd.close() }
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 256 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError(operation: "read", path: path, errno: errno)
-            }
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { buffer in Result { () throws(SystemCallError) -> Int in try fd.read(into: buffer) } }.get()
+            } catch { throw FileSystemError(error, operation: "read") }
             if count == 0 { return result }
             result.append(contentsOf: chunk[..<count])
             guard result.count <= limit else { throw CrashError.tooLarge(size: Int64(result.count), limit: Int64(limit)) }

@@ -3,11 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PosixIO
 
 /// A betactl home: the directory holding the database, the archive and the cache.
 ///
@@ -116,7 +112,7 @@ public struct Home: Sendable {
                 try fm.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                        attributes: [.posixPermissions: Int(HomePermissions.directoryMode)])
             } catch {
-                throw FileSystemError(operation: "create directory", path: directory, errno: errno == 0 ? EACCES : errno)
+                throw FileSystemError(operation: "create directory", path: directory, errno: Errno.current == 0 ? Errno.accessDenied : Errno.current)
             }
         }
         let tightened = try HomePermissions.tighten(home: path)

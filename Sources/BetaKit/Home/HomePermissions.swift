@@ -1,17 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PosixIO
 
 /// A home is private to its owner: testers' tokens, device UDIDs and builds are in it. Everything
 /// betactl creates there is 0600 (files) or 0700 (folders); a home made by an older betactl, or
 /// loosened by hand, is tightened when it is opened.
 public enum HomePermissions {
     /// The mode of every folder betactl creates.
-    public static let directoryMode: mode_t = 0o700
+    public static let directoryMode: FileMode = 0o700
     /// The mode of every file betactl creates.
-    public static let fileMode: mode_t = 0o600
+    public static let fileMode: FileMode = 0o600
 
     /// The paths whose modes are checked on every open; when one is loose the whole home is walked.
     static func checkedPaths(home path: String) -> [String] {
@@ -21,7 +17,7 @@ public enum HomePermissions {
     }
 
     /// Whether `mode` lets the group or others in.
-    static func isLoose(_ mode: mode_t) -> Bool { mode & 0o077 != 0 }
+    static func isLoose(_ mode: FileMode) -> Bool { mode & 0o077 != 0 }
 
     /// What `tighten` changed.
     struct Tightened: Equatable {
@@ -35,9 +31,8 @@ public enum HomePermissions {
     /// so nothing outside the home is touched.
     static func tighten(home path: String) throws(FileSystemError) -> Tightened {
         let loose = checkedPaths(home: path).contains { candidate in
-            var info = stat()
-            return lstat(candidate, &info) == 0 && isLoose(info.st_mode)
-                && (info.st_mode & S_IFMT == S_IFDIR || info.st_mode & S_IFMT == S_IFREG)
+            guard let info = (try? FileSystem.linkStatus(candidate)) ?? nil else { return false }
+            return isLoose(info.permissions) && (info.kind == .directory || info.kind == .regularFile)
         }
         var changed = Tightened()
         if loose { try tightenTree(path, depth: 0, into: &changed) }
@@ -45,13 +40,12 @@ public enum HomePermissions {
     }
 
     private static func tightenTree(_ path: String, depth: Int, into changed: inout Tightened) throws(FileSystemError) {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        let isDirectory = info.st_mode & S_IFMT == S_IFDIR
-        guard isDirectory || info.st_mode & S_IFMT == S_IFREG else { return }
-        if isLoose(info.st_mode) {
-            guard chmod(path, info.st_mode & 0o7700) == 0 else {
-                throw FileSystemError(operation: "restrict the permissions of", path: path, errno: errno)
+        guard let info = (try? FileSystem.linkStatus(path)) ?? nil else { return }
+        let isDirectory = info.kind == .directory
+        guard isDirectory || info.kind == .regularFile else { return }
+        if isLoose(info.permissions) {
+            try withFileSystemError("restrict the permissions of") { () throws(SystemCallError) in
+                try FileSystem.setPermissions(path, info.permissions & 0o7700)
             }
             if isDirectory { changed.folders += 1 } else { changed.files += 1 }
         }

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
+import PosixIO
 
 /// Walks an app bundle: Info.plist, profile, the main executable, nested bundles and the icon.
 struct AppWalker {
@@ -109,7 +105,7 @@ struct AppWalker {
             return nil
         }
         let (file, extracted) = try source.materialize(path)
-        defer { if let extracted { unlink(extracted) } }
+        defer { if let extracted { _ = try? FileSystem.removeFile(extracted) } }
         let (slices, sliceProblems) = file.withBytes { MachOSlices.read($0) }
         for problem in sliceProblems { problems.append(IngestProblem(path: path, message: problem)) }
         return IngestedExecutable(kind: kind, bundlePath: bundle, path: path, bundleIdentifier: info?.bundleIdentifier,

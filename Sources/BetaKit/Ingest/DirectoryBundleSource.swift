@@ -1,14 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import PosixIO
 
 /// An input that is a directory: an .xcarchive or a .dSYM bundle on disk.
 ///
@@ -29,7 +25,7 @@ final class DirectoryBundleSource: BundleSource {
         var files: [String: UInt64] = [:]
         var links: [String: String] = [:]
         guard FileKind(path: trimmed) == .directory else {
-            throw FileSystemError(operation: "list", path: trimmed, errno: ENOENT)
+            throw FileSystemError(operation: "list", path: trimmed, errno: Errno.noSuchFile)
         }
         try Self.collectRegularFiles(in: trimmed, prefix: name, into: &files, links: &links)
         self.files = files
@@ -41,22 +37,19 @@ final class DirectoryBundleSource: BundleSource {
     static func collectRegularFiles(in directory: String, prefix: String, into files: inout [String: UInt64],
                                     links: inout [String: String]) throws {
         for name in try directoryEntries(directory) {
-            var info = stat()
-            guard lstat(directory + "/" + name, &info) == 0 else { continue }
-            switch info.st_mode & S_IFMT {
-            case S_IFREG: files[prefix + "/" + name] = UInt64(info.st_size)
-            case S_IFDIR: try collectRegularFiles(in: directory + "/" + name, prefix: prefix + "/" + name, into: &files, links: &links)
-            case S_IFLNK:
-                var buffer = [CChar](repeating: 0, count: 4096)
-                let length = readlink(directory + "/" + name, &buffer, buffer.count - 1)
-                if length > 0 { links[prefix + "/" + name] = String(decoding: buffer[0 ..< length].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+            guard let info = (try? FileSystem.linkStatus(directory + "/" + name)) ?? nil else { continue }
+            switch info.kind {
+            case .regularFile: files[prefix + "/" + name] = UInt64(max(0, info.size))
+            case .directory: try collectRegularFiles(in: directory + "/" + name, prefix: prefix + "/" + name, into: &files, links: &links)
+            case .symbolicLink:
+                if let target = try? FileSystem.linkTarget(directory + "/" + name), !target.isEmpty { links[prefix + "/" + name] = target }
             default: continue
             }
         }
     }
 
     func contents(of path: String, maxSize: Int) throws -> [UInt8] {
-        guard let size = files[path] else { throw FileSystemError(operation: "open", path: parent + path, errno: ENOENT) }
+        guard let size = files[path] else { throw FileSystemError(operation: "open", path: parent + path, errno: Errno.noSuchFile) }
         guard size <= UInt64(maxSize) else {
             throw ZipError.limitExceeded("\"\(path)\" is \(size) bytes, more than the \(maxSize) bytes allowed for this kind of file")
         }

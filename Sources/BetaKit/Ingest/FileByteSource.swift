@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
+import PosixIO
 
 /// A zip source that reads a file with `pread`, so an ipa of any size is
 /// streamed with a fixed buffer instead of being loaded or mapped whole.
@@ -12,29 +8,28 @@ public final class FileByteSource: ZipByteSource, Sendable {
     public let path: String
     /// The file's size when opened.
     public let size: UInt64
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
 
     /// Opens `path` for reading.
     public init(path: String) throws(FileSystemError) {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileSystemError(operation: "open", path: path, errno: errno) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = errno
-            close(fd)
-            throw FileSystemError(operation: "stat", path: path, errno: code)
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(path, .readOnly) } catch { throw FileSystemError(error, operation: "open") }
+        let info: FileMetadata
+        do { info = try fd.status() } catch {
+            try? fd.close()
+            throw FileSystemError(error, operation: "stat")
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            throw FileSystemError.notARegularFile(operation: "read", path: path, mode: info.st_mode)
+        guard info.kind == .regularFile else {
+            try? fd.close()
+            throw FileSystemError.notARegularFile(operation: "read", path: path, kind: info.kind)
         }
         descriptor = fd
-        size = UInt64(info.st_size)
+        size = UInt64(info.size)
     }
 
     deinit {
-        close(descriptor)
+        try? descriptor.close()
     }
 
     /// Fills `buffer` from `offset`, retrying short reads.
@@ -42,11 +37,11 @@ public final class FileByteSource: ZipByteSource, Sendable {
         var done = 0
         while done < buffer.count {
             guard let base = buffer.baseAddress else { return }
-            let result = pread(descriptor, base + done, buffer.count - done, off_t(offset) + off_t(done))
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError(operation: "read", path: path, errno: errno)
-            }
+            let result: Int
+            do {
+                result = try descriptor.read(into: UnsafeMutableRawBufferPointer(start: base + done, count: buffer.count - done),
+                                             at: Int64(offset) + Int64(done))
+            } catch { throw FileSystemError(error, operation: "read") }
             guard result > 0 else {
                 throw ZipError.readFailed("\(path) ended at byte \(offset + UInt64(done)); it changed or was truncated while being read")
             }

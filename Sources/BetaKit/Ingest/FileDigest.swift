@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
 import PosixIO
 
@@ -14,37 +9,35 @@ public enum FileDigest {
     /// Hashes the file at `path`, calling `progress` with the bytes done so far. With `copyTo`,
     /// the bytes are also written to that new file in the same pass, so archiving reads the input once.
     public static func sha256(path: String, copyTo: String? = nil, progress: ((UInt64) -> Void)? = nil) throws(FileSystemError) -> HashDigest {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileSystemError(operation: "open", path: path, errno: errno) }
-        defer { close(fd) }
-        var output: Int32 = -1
+        let fd = try withFileSystemError("open") { () throws(SystemCallError) in try FileDescriptor.open(path, .readOnly) }
+        defer { try? fd.close() }
+        var output: FileDescriptor?
         if let copyTo {
-            output = open(copyTo, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard output >= 0 else { throw FileSystemError(operation: "create", path: copyTo, errno: errno) }
+            output = try withFileSystemError("create") { () throws(SystemCallError) in
+                try FileDescriptor.open(copyTo, .writeOnly, options: [.create, .exclusiveCreate], permissions: 0o600)
+            }
         }
-        defer { if output >= 0 { close(output) } }
-        #if canImport(Glibc)
-        _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
-        #endif
+        defer { try? output?.close() }
+        fd.adviseSequentialRead()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
         defer { buffer.deallocate() }
         var hasher = SHA256()
         var total: UInt64 = 0
         while true {
             let count: Int
-            do { count = try FileDescriptor(rawValue: fd, path: path).read(into: buffer) } catch { throw FileSystemError(error) }
+            do { count = try fd.read(into: buffer) } catch { throw FileSystemError(error) }
             if count == 0 { break }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0 ..< count]))
-            if output >= 0, let copyTo { try writeAll(output, UnsafeRawBufferPointer(rebasing: buffer[0 ..< count]), path: copyTo) }
+            if let output, let copyTo { try writeAll(output, UnsafeRawBufferPointer(rebasing: buffer[0 ..< count]), path: copyTo) }
             total += UInt64(count)
             progress?(total)
         }
-        if output >= 0, let copyTo, fsync(output) != 0 { throw FileSystemError(operation: "sync", path: copyTo, errno: errno) }
+        if let output { try withFileSystemError("sync") { () throws(SystemCallError) in try output.sync() } }
         return hasher.finalize()
     }
 
     /// Writes every byte, retrying short writes and EINTR.
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(FileSystemError) {
-        do { try FileDescriptor(rawValue: fd, path: path).writeAll(bytes) } catch { throw FileSystemError(error) }
+    static func writeAll(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, path: String) throws(FileSystemError) {
+        do { try FileDescriptor(rawValue: fd.rawValue, path: path).writeAll(bytes) } catch { throw FileSystemError(error) }
     }
 }

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
+import PosixIO
 
 /// Builds an installable .ipa (`Payload/<Name>.app/…`) from the app inside an .xcarchive,
 /// zipped or a folder, streaming file by file and hashing what it writes. Symbolic links stay
@@ -11,9 +7,8 @@ import AppleFormats
 public enum IPAPackager {
     /// Writes the ipa to `output` (a new file) and returns its SHA-256 and size.
     public static func package(input: String, appBundlePath: String, to output: String) throws -> (digest: HashDigest, size: UInt64) {
-        let fd = open(output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystemError(operation: "create", path: output, errno: errno) }
-        defer { close(fd) }
+        let fd = try FileDescriptor.createNew(output)
+        defer { try? fd.close() }
         var hasher = SHA256()
         var size: UInt64 = 0
         var writer = ZipWriter { chunk in
@@ -30,8 +25,7 @@ public enum IPAPackager {
             for path in source.files(under: appBundlePath) {
                 let target = "Payload/\(appName)/" + path.dropFirst(prefix.count)
                 let (file, _) = try source.materialize(path)
-                var info = stat()
-                let mode = stat(source.parent + path, &info) == 0 ? UInt32(info.st_mode) : 0o100644
+                let mode = ((try? FileSystem.status(source.parent + path)) ?? nil).map { UInt32($0.mode) } ?? 0o100644
                 try writer.addFile(target, mode: mode) { deliver in
                     try file.withBytes { bytes in
                         var start = 0
@@ -54,7 +48,7 @@ public enum IPAPackager {
             }
         }
         try writer.close()
-        guard fsync(fd) == 0 else { throw FileSystemError(operation: "sync", path: output, errno: errno) }
+        try withFileSystemError("sync") { () throws(SystemCallError) in try fd.sync() }
         return (hasher.finalize(), size)
     }
 }

@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
 import Synchronization
+import PosixIO
 
 /// A zipped input (.ipa, zipped .xcarchive or .dSYM) read entry by entry.
 final class ZipBundleSource: BundleSource {
@@ -46,13 +42,12 @@ final class ZipBundleSource: BundleSource {
         let entry = try entry(path)
         let name = path.split(separator: "/").last.map(String.init) ?? "file"
         let target = "\(workDirectory)/\(UInt64.random(in: 0 ... UInt64.max))-\(name)"
-        let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystemError(operation: "create", path: target, errno: errno) }
+        let fd = try FileDescriptor.createNew(target)
         do {
-            defer { close(fd) }
+            defer { try? fd.close() }
             try archive.extract(entry) { chunk in try FileDigest.writeAll(fd, chunk, path: target) }
         } catch {
-            unlink(target)
+            _ = try? FileSystem.removeFile(target)
             throw error
         }
         verified.withLock { _ = $0.insert(path) }

@@ -1,14 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import AppleFormats
+import PosixIO
 
 extension Inspector {
     /// A folder: a `.dSYM` (Contents/Resources/DWARF), an `.app` (Info.plist at its top) or an
@@ -40,11 +36,11 @@ extension Inspector {
 
     /// Zipped bytes already in memory: written to the work directory and read from there.
     func inspectZipBytes(_ bytes: [UInt8], path: String) throws(InspectionError) -> FileInspection {
-        let scratch = workDirectory + "/inspect-\(getpid())-\(UInt32.random(in: 0 ... .max)).zip"
+        let scratch = workDirectory + "/inspect-\(CurrentProcess.id)-\(UInt32.random(in: 0 ... .max)).zip"
         do { try Data(bytes).write(to: URL(fileURLWithPath: scratch)) } catch {
-            throw InspectionError.fileSystem(FileSystemError(operation: "write", path: scratch, errno: errno == 0 ? EIO : errno))
+            throw InspectionError.fileSystem(FileSystemError(operation: "write", path: scratch, errno: Errno.current == 0 ? Errno.ioError : Errno.current))
         }
-        defer { unlink(scratch) }
+        defer { _ = try? FileSystem.removeFile(scratch) }
         var result = try ingest(scratch, size: UInt64(bytes.count), shownPath: path)
         result.path = path
         return result
@@ -53,9 +49,13 @@ extension Inspector {
     /// Reads an .ipa, .xcarchive or dSYM (folder or zip) with the same ingestor `release` uses.
     func ingest(_ path: String, size: UInt64?, shownPath: String? = nil) throws(InspectionError) -> FileInspection {
         let shown = shownPath ?? path
-        let extraction = workDirectory + "/inspect-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        guard mkdir(extraction, 0o700) == 0 else {
-            throw InspectionError.fileSystem(FileSystemError(operation: "create directory", path: extraction, errno: errno))
+        let extraction = workDirectory + "/inspect-\(CurrentProcess.id)-\(UInt32.random(in: 0 ... .max))"
+        let created: Bool
+        do { created = try FileSystem.makeDirectory(extraction, permissions: 0o700) } catch {
+            throw InspectionError.fileSystem(FileSystemError(error, operation: "create directory"))
+        }
+        guard created else {
+            throw InspectionError.fileSystem(FileSystemError(operation: "create directory", path: extraction, errno: Errno.fileExists))
         }
         defer { try? FileManager.default.removeItem(atPath: extraction) }
         let artifact: IngestedArtifact

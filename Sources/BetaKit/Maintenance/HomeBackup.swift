@@ -1,14 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import AppleFormats
+import PosixIO
 
 /// Consistent copies of a home: `backup` while it is in use, and `restore` from such a copy.
 ///
@@ -76,8 +72,8 @@ public enum HomeBackup {
         let staging = stagingPath(for: target, purpose: "restore")
         var summary = try copy(backup, into: staging, secrets: true)
         if let replaced {
-            guard rename(target, replaced) == 0 else {
-                let code = errno
+            do { try FileSystem.rename(target, to: replaced) } catch {
+                let code = error.errno
                 try? FileManager.default.removeItem(atPath: staging)
                 throw FileSystemError(operation: "move the current home aside to", path: replaced, errno: code)
             }
@@ -92,8 +88,7 @@ public enum HomeBackup {
     /// Copies the database and the blobs it references into a new folder at `staging`.
     static func copy(_ home: Home, into staging: String, secrets: Bool) throws -> Summary {
         for folder in [staging, staging + "/blobs", staging + "/cache", staging + "/tmp"] {
-            guard mkdir(folder, HomePermissions.directoryMode) == 0 else {
-                let code = errno
+            if let code = makeDirectory(folder) {
                 try? FileManager.default.removeItem(atPath: staging)
                 throw FileSystemError(operation: "create directory", path: folder, errno: code)
             }
@@ -118,24 +113,24 @@ public enum HomeBackup {
                 let from = BlobStore(root: home.blobsPath).path(for: digest)
                 let to = BlobStore(root: staging + "/blobs").path(for: digest)
                 let folder = String(to.dropLast(hex.count + 1))
-                if folders.insert(folder).inserted, mkdir(folder, HomePermissions.directoryMode) != 0 {
-                    throw FileSystemError(operation: "create directory", path: folder, errno: errno)
+                if folders.insert(folder).inserted, let code = makeDirectory(folder) {
+                    throw FileSystemError(operation: "create directory", path: folder, errno: code)
                 }
                 summary.blobs += 1
-                if link(from, to) == 0 {
+                let linkError: Int32
+                do {
+                    try FileSystem.makeHardLink(to, to: from)
                     summary.linked += 1
                     continue
-                }
-                let linkError = errno
-                guard linkError != ENOENT else {
+                } catch { linkError = error.errno }
+                guard linkError != Errno.noSuchFile else {
                     summary.problems.append("blob \(hex) is referenced by the database but missing from \(home.blobsPath)")
                     continue
                 }
                 let copied = try FileDigest.sha256(path: from, copyTo: to)
-                var info = stat()
-                if stat(to, &info) == 0 { summary.copiedBytes += UInt64(info.st_size) }
+                if let info = (try? FileSystem.status(to)) ?? nil { summary.copiedBytes += UInt64(max(0, info.size)) }
                 if copied != digest {
-                    unlink(to)
+                    _ = try? FileSystem.removeFile(to)
                     summary.problems.append("blob \(hex) in \(home.blobsPath) is damaged (its content has SHA-256 \(copied.hex)); it was not copied")
                 }
             }
@@ -163,7 +158,7 @@ public enum HomeBackup {
     static func requireParent(of destination: String) throws(FileSystemError) {
         let parent = destination.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         guard FileKind(path: parent.isEmpty ? "/" : parent) == .directory else {
-            throw FileSystemError(operation: "create directory", path: destination, errno: ENOENT)
+            throw FileSystemError(operation: "create directory", path: destination, errno: Errno.noSuchFile)
         }
     }
 
@@ -171,14 +166,14 @@ public enum HomeBackup {
     static func stagingPath(for destination: String, purpose: String) -> String {
         let parent = destination.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let name = destination.split(separator: "/").last.map(String.init) ?? "home"
-        return (parent.isEmpty ? "" : parent) + "/.\(name).\(purpose)-\(getpid())-\(UInt32.random(in: 0 ... UInt32.max))"
+        return (parent.isEmpty ? "" : parent) + "/.\(name).\(purpose)-\(CurrentProcess.id)-\(UInt32.random(in: 0 ... UInt32.max))"
     }
 
     /// Renames the finished copy to `destination` (replacing an empty folder there) and syncs the parent.
     static func moveIntoPlace(_ staging: String, _ destination: String) throws {
-        if FileKind(path: destination) == .directory { rmdir(destination) }
-        guard rename(staging, destination) == 0 else {
-            let code = errno
+        if FileKind(path: destination) == .directory { _ = try? FileSystem.removeDirectory(destination) }
+        do { try FileSystem.rename(staging, to: destination) } catch {
+            let code = error.errno
             try? FileManager.default.removeItem(atPath: staging)
             throw FileSystemError(operation: "move the finished copy to", path: destination, errno: code)
         }
@@ -187,9 +182,15 @@ public enum HomeBackup {
     }
 
     static func syncDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
+        guard let fd = try? FileDescriptor.open(path, .readOnly) else { return }
+        try? fd.sync()
+        try? fd.close()
+    }
+
+    /// Creates folder `path` (mode 0700); the `errno` when that fails, nil when it was created.
+    static func makeDirectory(_ path: String) -> Int32? {
+        do {
+            return try FileSystem.makeDirectory(path, permissions: HomePermissions.directoryMode) ? nil : Errno.fileExists
+        } catch { return error.errno }
     }
 }

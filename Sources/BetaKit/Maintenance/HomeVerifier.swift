@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
+import PosixIO
 
 /// Checks that a home is whole: the database is sound, every blob it references is on disk with
 /// the right SHA-256, every released executable has its symbols or was recorded as released
@@ -57,7 +53,7 @@ public enum HomeVerifier {
         for blob in snapshot.blobs {
             known.insert(blob.hex)
             if let pid = blob.pendingPID {
-                if !Archive.isAlive(pid_t(clamping: pid)) {
+                if !Archive.isAlive(Int32(clamping: pid)) {
                     report.problems.append("blob \(blob.hex) was left half-published by a run that was killed (pid \(pid)); "
                         + "the next release, add-symbols or import-profile removes it")
                 }
@@ -75,8 +71,7 @@ public enum HomeVerifier {
             }
             let base = report.bytesChecked
             let actual = try FileDigest.sha256(path: path) { done in progress?(base + done, total) }
-            var info = stat()
-            let size = stat(path, &info) == 0 ? UInt64(info.st_size) : 0
+            let size = ((try? FileSystem.status(path)) ?? nil).map { UInt64(max(0, $0.size)) } ?? 0
             report.bytesChecked += size
             if actual != digest {
                 report.problems.append("blob \(blob.hex) is damaged: its content has SHA-256 \(actual.hex); restore it from a backup")

@@ -1,13 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import PosixIO
 
 /// The durable job queue in the home's database. A job is claimed by one process at a time (its
 /// pid is recorded); a claim whose process is gone (killed, restarted) is taken over, so work
@@ -89,7 +85,7 @@ public struct JobQueue: Sendable {
     /// running one whose process is gone. Its attempts count goes up by one. A job of an exclusive
     /// kind waits while another of its kind runs in a live process.
     func claim(now: Date, kinds: Set<String>? = nil) throws -> Job? {
-        let me = Int64(getpid())
+        let me = Int64(CurrentProcess.id)
         return try home.store.write { db in
             let rows = try db.query("""
                 SELECT \(Self.columns), claimed_by, claimed_at FROM jobs
@@ -100,7 +96,7 @@ public struct JobQueue: Sendable {
                 let owner = row.int(12) ?? 0
                 let claimedAt = row.string(13).flatMap(Timestamp.date) ?? .distantPast
                 let stale = now.timeIntervalSince(claimedAt) > Self.staleClaim
-                return owner == me || (Archive.isAlive(pid_t(truncatingIfNeeded: owner)) && !stale)
+                return owner == me || (Archive.isAlive(Int32(truncatingIfNeeded: owner)) && !stale)
             }
             let busy = Set(rows.filter { $0.string(2) == Job.State.running.rawValue && isLive($0) }.compactMap { $0.string(1) })
             for row in rows {
@@ -157,7 +153,7 @@ public struct JobQueue: Sendable {
 
     /// The wait before the next run after `attempts` transient failures: 5 s doubling, at most 10 minutes.
     static func backoff(attempts: Int) -> TimeInterval {
-        min(600, 5 * pow(2, Double(max(0, min(attempts - 1, 10)))))
+        min(600, 5 * Double(1 << max(0, min(attempts - 1, 10))))
     }
 
     /// Runs a stopped job again from the step it reached (failed, cancelled, or waiting: now).
@@ -190,6 +186,6 @@ public struct JobQueue: Sendable {
 
     /// Whether job `id` is still this process's to run (not cancelled meanwhile).
     static func isStillMine(_ id: Int64, db: SQLiteConnection) throws -> Bool {
-        try db.queryOne("SELECT 1 FROM jobs WHERE id = ? AND state = 'running' AND claimed_by = ?", [.integer(id), .integer(Int64(getpid()))]) != nil
+        try db.queryOne("SELECT 1 FROM jobs WHERE id = ? AND state = 'running' AND claimed_by = ?", [.integer(id), .integer(Int64(CurrentProcess.id))]) != nil
     }
 }

@@ -4,11 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPClient
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PosixIO
 
 /// Runs the provisioning jobs: registers approved devices with Apple, then, per batch, regenerates
 /// each affected app's profiles, re-signs the newest release of each app offered to the devices'
@@ -40,7 +36,7 @@ public struct Provisioner: Sendable {
     /// at a known place.
     func pause(at point: String) {
         guard pausePoint == point else { return }
-        while true { sleep(3600) }
+        while true { CurrentThread.sleep(for: .seconds(3600)) }
     }
 
     var queue: JobQueue { JobQueue(home: home) }

@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CSQLite
 import Synchronization
+import PosixIO
 
 /// The home's SQLite database, shared safely by threads and by other processes.
 ///
@@ -43,11 +39,11 @@ public final class Store: Sendable {
 
     /// Creates an empty file at `path` with mode 0600 unless something is already there.
     static func createPrivately(_ path: String) throws(FileSystemError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, HomePermissions.fileMode)
-        if fd >= 0 {
-            close(fd)
-        } else if errno != EEXIST {
-            throw FileSystemError(operation: "create", path: path, errno: errno)
+        do {
+            let fd = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusiveCreate], permissions: HomePermissions.fileMode)
+            try? fd.close()
+        } catch {
+            if !error.alreadyExists { throw FileSystemError(error, operation: "create") }
         }
     }
 
@@ -106,7 +102,7 @@ public final class Store: Sendable {
                 return
             } catch where error.isBusy && attempt < 50 {
                 attempt += 1
-                usleep(UInt32(min(attempt, 10)) * 20_000)
+                CurrentThread.sleep(for: .microseconds(min(attempt, 10) * 20_000))
             }
         }
     }
@@ -134,7 +130,7 @@ public final class Store: Sendable {
                 let primary = step & 0xff
                 if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) && attempt < 50 {
                     attempt += 1
-                    usleep(UInt32(min(attempt, 10)) * 20_000)
+                    CurrentThread.sleep(for: .microseconds(min(attempt, 10) * 20_000))
                     continue
                 }
                 throw SQLiteError(code: step == SQLITE_DONE ? finish : step, message: target.lastMessage, sql: nil)

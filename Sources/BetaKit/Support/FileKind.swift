@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PosixIO
 
 /// What is at a path, from `stat(2)`.
 public enum FileKind: Equatable, Sendable {
@@ -17,11 +13,10 @@ public enum FileKind: Equatable, Sendable {
 
     /// Looks at `path`, following symbolic links.
     public init(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { self = .missing; return }
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR: self = .directory
-        case S_IFREG: self = .regularFile
+        guard let status = (try? FileSystem.status(path)) ?? nil else { self = .missing; return }
+        switch status.kind {
+        case .directory: self = .directory
+        case .regularFile: self = .regularFile
         default: self = .other
         }
     }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import PosixIO
 
 /// A failed system call on a file, with the path and the OS's reason.
@@ -31,24 +26,8 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible, Categor
 
     /// An error for `path`, which PosixIO found to be `kind`, not a regular file.
     public static func notARegularFile(operation: String, path: String, kind: FileMetadata.Kind) -> FileSystemError {
-        var error = FileSystemError(operation: operation, path: path, errno: kind == .directory ? EISDIR : EINVAL)
+        var error = FileSystemError(operation: operation, path: path, errno: kind == .directory ? Errno.isADirectory : Errno.invalidArgument)
         error.foundKind = kind == .unknown ? "not a file" : kind.description
-        return error
-    }
-
-    /// An error for `path`, which is not a regular file; `mode` is its `st_mode` from `stat`.
-    public static func notARegularFile(operation: String, path: String, mode: mode_t) -> FileSystemError {
-        let kind: String
-        switch mode & S_IFMT {
-        case S_IFDIR: kind = "a directory"
-        case S_IFCHR: kind = "a character device"
-        case S_IFBLK: kind = "a block device"
-        case S_IFIFO: kind = "a pipe"
-        case S_IFSOCK: kind = "a socket"
-        default: kind = "not a file"
-        }
-        var error = FileSystemError(operation: operation, path: path, errno: mode & S_IFMT == S_IFDIR ? EISDIR : EINVAL)
-        error.foundKind = kind
         return error
     }
 
@@ -58,15 +37,21 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible, Categor
     /// A sentence naming the path, the operation and the OS's reason.
     public var description: String {
         if let foundKind { return "cannot \(operation) \(path): it is \(foundKind), not a regular file; give the path of a file" }
-        let reason = String(cString: strerror(errno))
+        let reason = Errno.description(of: errno)
         let hint: String
         switch errno {
-        case ENOENT: hint = "; check the path"
-        case EACCES, EPERM: hint = "; check its permissions"
-        case ENOSPC: hint = "; free some disk space and retry"
-        case EISDIR: hint = "; expected a regular file"
+        case Errno.noSuchFile: hint = "; check the path"
+        case Errno.accessDenied, Errno.notPermitted: hint = "; check its permissions"
+        case Errno.noSpace: hint = "; free some disk space and retry"
+        case Errno.isADirectory: hint = "; expected a regular file"
         default: hint = ""
         }
         return "cannot \(operation) \(path): \(reason)\(hint)"
     }
+}
+
+/// Runs PosixIO calls, reporting a failure as a `FileSystemError` (with `operation` in place of
+/// PosixIO's wording when given).
+func withFileSystemError<T>(_ operation: String? = nil, _ body: () throws(SystemCallError) -> T) throws(FileSystemError) -> T {
+    do { return try body() } catch { throw FileSystemError(error, operation: operation) }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PosixIO
 
 /// A read-only memory mapping of a whole file.
 ///
@@ -17,42 +13,32 @@ public final class MappedFile: Sendable {
     /// What `fstat(2)` said about the file opened for the mapping, so a caller can record which
     /// file, in which state, the bytes came from without a second look that may see another file.
     public let status: FileStatus
-    // Stored as an address so the class stays Sendable; the mapping is immutable.
-    private let address: UInt
+    // The mapping is immutable, and freed with the object.
+    private let mapping: MemoryMapping
 
     /// Maps `path` read-only. An empty file maps to an empty buffer.
     public init(path: String) throws(FileSystemError) {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileSystemError(operation: "open", path: path, errno: errno) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileSystemError(operation: "stat", path: path, errno: errno) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw FileSystemError.notARegularFile(operation: "map", path: path, mode: info.st_mode)
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(path, .readOnly) } catch { throw FileSystemError(error, operation: "open") }
+        defer { try? fd.close() }
+        let info: FileMetadata
+        do { info = try fd.status() } catch { throw FileSystemError(error, operation: "stat") }
+        guard info.kind == .regularFile else {
+            throw FileSystemError.notARegularFile(operation: "map", path: path, kind: info.kind)
         }
-        count = Int(info.st_size)
+        count = Int(info.size)
         status = FileStatus(info)
-        if count == 0 {
-            address = 0
-            return
-        }
-        let mapped = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0)
-        guard let mapped, mapped != MAP_FAILED else {
-            throw FileSystemError(operation: "map", path: path, errno: errno)
-        }
-        address = UInt(bitPattern: mapped)
+        do { mapping = try MemoryMapping.readOnly(fd, count: count) } catch { throw FileSystemError(error, operation: "map") }
     }
 
     deinit {
-        if address != 0, let pointer = UnsafeMutableRawPointer(bitPattern: address) {
-            munmap(pointer, count)
-        }
+        mapping.unmap()
     }
 
     /// The mapped bytes; valid for as long as this object is alive.
     public var bytes: UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: count)
+        mapping.bytes
     }
 
     /// Calls `body` with the mapped bytes, keeping the mapping alive for the call.
@@ -75,16 +61,11 @@ public struct FileStatus: Sendable, Hashable {
     /// The device holding the file.
     public var device: UInt64
 
-    init(_ info: stat) {
-        #if canImport(Darwin)
-        let modified = info.st_mtimespec
-        #else
-        let modified = info.st_mtim
-        #endif
-        size = UInt64(info.st_size)
-        modifiedSeconds = Int64(modified.tv_sec)
-        modifiedNanoseconds = Int64(modified.tv_nsec)
-        inode = UInt64(info.st_ino)
-        device = UInt64(info.st_dev)
+    init(_ info: FileMetadata) {
+        size = UInt64(max(0, info.size))
+        modifiedSeconds = info.modified
+        modifiedNanoseconds = info.modifiedNanoseconds
+        inode = info.inode
+        device = info.device
     }
 }

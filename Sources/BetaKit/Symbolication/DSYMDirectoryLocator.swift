@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,6 +5,7 @@ import Foundation
 #endif
 import AppleFormats
 import Synchronization
+import PosixIO
 
 /// Folder trees searched for dSYMs by UUID (`symbolicate --dsym-dir DIR`), the way
 /// symbolicatecrash asked Spotlight: point it at a build server's "dSYM Archive" and each image
@@ -74,9 +70,8 @@ public final class DSYMDirectoryLocator: ListingSymbolFileLocator, Sendable {
         var result: [String] = []
         for name in names.sorted() where !name.hasPrefix(".") {
             let child = folder + "/" + name
-            var info = stat()
             // lstat: a symbolic link is never followed, so no loop and no walk outside the tree.
-            guard lstat(child, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
+            guard ((try? FileSystem.linkStatus(child)) ?? nil)?.kind == .directory else { continue }
             let dwarf = child + "/Contents/Resources/DWARF"
             if name.lowercased().hasSuffix(".dsym"), FileKind(path: dwarf) == .directory {
                 let files = ((try? directoryEntries(dwarf)) ?? []).filter { !$0.hasPrefix(".") }.sorted()

@@ -1,14 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import AppleFormats
+import PosixIO
 
 /// Accumulates index sections in scratch files while compile units stream past, then
 /// assembles the final file. Only the sorted lookup tables (sequences and root ranges, one
@@ -167,12 +163,12 @@ struct IndexWriter {
         // Added before the string section is copied out.
         let sourcePath = try source.map { try string($0.path) } ?? SymbolIndexFormat.none
         let temporary = stem + ".index"
-        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw SymbolicationError.fileSystem(FileSystemError(operation: "create", path: temporary, errno: errno)) }
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.createNew(temporary) } catch { throw SymbolicationError.fileSystem(error) }
         var closed = false
         defer {
-            if !closed { close(fd) }
-            unlink(temporary)
+            if !closed { try? fd.close() }
+            _ = try? FileSystem.removeFile(temporary)
         }
         do {
             let filesSpill = try SpillFile(path: stem + ".files")
@@ -246,11 +242,14 @@ struct IndexWriter {
                 }
                 put(SymbolIndexFormat.checksum(UnsafeRawBufferPointer(raw)), at: SymbolIndexFormat.checksumOffset)
             }
-            let written = head.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-            guard written == head.count else { throw FileSystemError(operation: "write", path: temporary, errno: errno) }
+            try head.withUnsafeBytes { raw in
+                Result { () throws(SystemCallError) in try fd.writeAll(raw, at: 0) }
+            }.mapError { FileSystemError($0, operation: "write") }.get()
             closed = true
-            guard close(fd) == 0 else { throw FileSystemError(operation: "close", path: temporary, errno: errno) }
-            guard rename(temporary, destination) == 0 else { throw FileSystemError(operation: "rename", path: destination, errno: errno) }
+            do { try fd.close() } catch { throw FileSystemError(error, operation: "close") }
+            do { try FileSystem.rename(temporary, to: destination) } catch {
+                throw FileSystemError(operation: "rename", path: destination, errno: error.errno)
+            }
         } catch let error as FileSystemError {
             throw SymbolicationError.fileSystem(error)
         }

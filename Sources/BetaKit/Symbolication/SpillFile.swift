@@ -61,9 +61,9 @@ final class SpillFile {
     }
 
     /// Copies the whole file to the end of `destination`.
-    func copy(to destination: Int32, destinationPath: String) throws {
+    func copy(to destination: FileDescriptor, destinationPath: String) throws {
         try flush()
-        let output = FileDescriptor(rawValue: destination, path: destinationPath)
+        let output = FileDescriptor(rawValue: destination.rawValue, path: destinationPath)
         var chunk = [UInt8](repeating: 0, count: Self.bufferSize)
         var offset: Int64 = 0
         while true {
@@ -78,7 +78,7 @@ final class SpillFile {
         }
     }
 
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
-        do { try FileDescriptor(rawValue: fd, path: path).writeAll(bytes) } catch { throw FileSystemError(error) }
+    static func writeAll(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+        do { try FileDescriptor(rawValue: fd.rawValue, path: path).writeAll(bytes) } catch { throw FileSystemError(error) }
     }
 }

@@ -1,13 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import PosixIO
 
 /// Where `symbolicate` keeps symbol indexes when there is no betactl home, as `atos` and
 /// symbolicatecrash work without one: `$XDG_CACHE_HOME/betactl/symbols` (an absolute
@@ -46,10 +42,9 @@ public struct StandaloneSymbolCache: Sendable {
             fallbackReason = "neither XDG_CACHE_HOME nor HOME names an absolute folder"
         }
         let base = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0.withoutTrailingSlashes : nil } ?? "/tmp"
-        var template = Array((base + "/betactl-symbols-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
-        guard made != nil else { throw FileSystemError(operation: "create directory", path: base + "/betactl-symbols-XXXXXX", errno: errno) }
-        directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        directory = try withFileSystemError("create directory") { () throws(SystemCallError) in
+            try FileSystem.makeTemporaryDirectory(template: base + "/betactl-symbols-XXXXXX")
+        }
     }
 
     /// Creates `path` (and its parents, private to the user) and proves it writable with a probe file.
@@ -57,16 +52,17 @@ public struct StandaloneSymbolCache: Sendable {
         var partial = ""
         for component in path.split(separator: "/") {
             partial += "/" + component
-            if mkdir(partial, 0o700) != 0 && errno != EEXIST {
-                throw FileSystemError(operation: "create directory", path: partial, errno: errno)
+            do { _ = try FileSystem.makeDirectory(partial, permissions: 0o700) } catch {
+                if !error.alreadyExists { throw FileSystemError(error, operation: "create directory") }
             }
         }
-        guard FileKind(path: path) == .directory else { throw FileSystemError(operation: "create directory", path: path, errno: ENOTDIR) }
-        let probe = path + "/.betactl-write-probe-\(getpid())"
-        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystemError(operation: "write in", path: path, errno: errno) }
-        close(fd)
-        unlink(probe)
+        guard FileKind(path: path) == .directory else { throw FileSystemError(operation: "create directory", path: path, errno: Errno.notADirectory) }
+        let probe = path + "/.betactl-write-probe-\(CurrentProcess.id)"
+        do {
+            let fd = try FileDescriptor.open(probe, .writeOnly, options: [.create, .exclusiveCreate], permissions: 0o600)
+            try? fd.close()
+        } catch { throw FileSystemError(operation: "write in", path: path, errno: error.errno) }
+        _ = try? FileSystem.removeFile(probe)
     }
 
     /// Removes the folder if it is a temporary one; a kept cache stays for the next run.

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension SymbolIndex {
     /// Bounds-checked record access over the mapping, for the duration of one lookup.
     struct Reader {
@@ -30,9 +24,9 @@ extension SymbolIndex {
             guard offset != SymbolIndexFormat.none else { return nil }
             let table = index.tables[Int(Section.strings.rawValue)]
             guard Int(offset) < table.count, let base = bytes.baseAddress else { throw corrupt("string offset \(offset) is out of range") }
-            let start = base + table.offset + Int(offset)
-            guard let end = memchr(start, 0, table.count - Int(offset)) else { throw corrupt("a string is not terminated") }
-            return String(decoding: UnsafeRawBufferPointer(start: start, count: UnsafeRawPointer(end) - start), as: UTF8.self)
+            let rest = UnsafeRawBufferPointer(start: base + table.offset + Int(offset), count: table.count - Int(offset))
+            guard let end = rest.firstIndex(of: 0) else { throw corrupt("a string is not terminated") }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: rest[..<end]), as: UTF8.self)
         }
 
         /// The string offset of source file `id`.

@@ -1,14 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import AppleFormats
+import PosixIO
 
 /// How far an index build has got, for progress bars.
 public struct SymbolIndexProgress: Sendable, Equatable {
@@ -66,7 +62,7 @@ struct SymbolIndexBuilder {
         let slash = destination.lastIndex(of: "/")
         let directory = slash.map { String(destination[..<$0]) } ?? "."
         let name = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
-        let stem = "\(directory)/.\(name).\(getpid()).\(UInt32.random(in: 0 ... .max))"
+        let stem = "\(directory)/.\(name).\(CurrentProcess.id).\(UInt32.random(in: 0 ... .max))"
         var writer = try IndexWriter(stem: stem)
         var report = SymbolIndexBuildReport()
 
@@ -178,7 +174,7 @@ struct PageReleaser {
     var released = 0
     // Release in large steps: each call is a system call.
     static let step = 16 << 20
-    static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+    static let pageSize = MemoryMapping.pageSize
 
     init(_ section: UnsafeRawBufferPointer) { self.section = section }
 
@@ -187,7 +183,7 @@ struct PageReleaser {
         let start = (Int(bitPattern: base) + released + Self.pageSize - 1) / Self.pageSize * Self.pageSize
         let end = (Int(bitPattern: base) + offset) / Self.pageSize * Self.pageSize
         if end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) {
-            _ = madvise(pointer, end - start, Int32(MADV_DONTNEED))
+            MemoryMapping.dropPages(at: pointer, count: end - start)
         }
         released = offset
     }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,6 +5,7 @@ import Foundation
 #endif
 import AppleFormats
 import Synchronization
+import PosixIO
 
 /// The rebuildable folder of symbol indexes, one file per image (`<UUID>-<arch>.symidx`);
 /// in a betactl home it is `<home>/cache/symbols/`.
@@ -59,7 +55,7 @@ public final class SymbolIndexCache: Sendable {
             let fields = name.split(separator: ".")
             guard let position = fields.firstIndex(of: "symidx"), position + 1 < fields.count,
                   let pid = Int32(fields[position + 1]), pid > 0 else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
+            if !CurrentProcess.exists(pid) { _ = try? FileSystem.removeFile(directory + "/" + name) }
         }
     }
 
@@ -127,8 +123,8 @@ public final class SymbolIndexCache: Sendable {
                              progress: (@Sendable (SymbolIndexProgress) -> Void)?) throws -> SymbolIndex {
         sweepScratchFilesOnce()
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        let candidatePath = "\(directory)/.\(name).\(getpid()).\(UInt32.random(in: 0 ... .max)).candidate"
-        defer { unlink(candidatePath) }
+        let candidatePath = "\(directory)/.\(name).\(CurrentProcess.id).\(UInt32.random(in: 0 ... .max)).candidate"
+        defer { _ = try? FileSystem.removeFile(candidatePath) }
         func keepCached() -> SymbolIndex {
             if let offered { _ = rejected.withLock { $0.insert(Rejection(indexPath: path, source: offered)) } }
             return cached
@@ -147,8 +143,8 @@ public final class SymbolIndexCache: Sendable {
         guard candidate.problemCount < cached.problemCount || (sourceIsGone && candidate.problemCount <= cached.problemCount) else {
             return keepCached()
         }
-        guard rename(candidatePath, path) == 0 else {
-            throw SymbolicationError.fileSystem(FileSystemError(operation: "rename", path: path, errno: errno))
+        do { try FileSystem.rename(candidatePath, to: path) } catch {
+            throw SymbolicationError.fileSystem(FileSystemError(operation: "rename", path: path, errno: error.errno))
         }
         let index = try SymbolIndex(path: path)
         loaded.withLock { $0[path] = index }
@@ -167,7 +163,7 @@ public final class SymbolIndexCache: Sendable {
     public func discard(uuid: UUID, architecture: MachOArchitecture) {
         let path = indexPath(uuid: uuid, architecture: architecture)
         _ = loaded.withLock { $0.removeValue(forKey: path) }
-        unlink(path)
+        _ = try? FileSystem.removeFile(path)
     }
 
     private func withBuildLock<T>(_ path: String, _ body: () throws -> T) throws -> T {

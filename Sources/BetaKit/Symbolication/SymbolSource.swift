@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PosixIO
 
 /// Which file, in which state, a symbol index was built from: its path and what `stat(2)` said
 /// about it (size, modification time, inode and device).
@@ -43,8 +39,7 @@ public struct SymbolSource: Sendable, Hashable, CustomStringConvertible {
 
     /// The regular file at `path` as it is now, or nil when there is none.
     public init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard let info = (try? FileSystem.status(path)) ?? nil, info.kind == .regularFile else { return nil }
         self.init(path: path, status: FileStatus(info))
     }
 

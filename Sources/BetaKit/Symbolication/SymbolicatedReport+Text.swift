@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
 
 extension SymbolicatedReport {
@@ -159,13 +154,7 @@ extension SymbolicatedReport {
             // Line boundaries: line n runs from starts[n] to the "\n" before starts[n + 1].
             var starts = [0]
             starts.reserveCapacity(bytes.count / 40)
-            if let origin = bytes.baseAddress {
-                var position = 0
-                while position < bytes.count, let found = memchr(origin + position, 0x0a, bytes.count - position) {
-                    position = origin.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
-                    starts.append(position)
-                }
-            }
+            for position in bytes.indices where bytes[position] == 0x0a { starts.append(position + 1) }
             let lineCount = starts.count
             func line(_ number: Int) -> UnsafeBufferPointer<UInt8> {
                 let end = number + 1 < lineCount ? starts[number + 1] - 1 : bytes.count

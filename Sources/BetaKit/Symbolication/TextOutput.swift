@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A growing UTF-8 buffer with the few formatting steps report rendering needs, so that frame
 /// lines are written straight into the output instead of being built as strings and joined.
 ///

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,6 +5,7 @@ import Foundation
 #endif
 import AppleFormats
 import HTTPClient
+import PosixIO
 
 /// Sends the outbox's due deliveries. Blocking: the server runs it on its blocking pool, the CLI
 /// on its own thread.
@@ -83,13 +79,13 @@ public struct WebhookDeliverer: Sendable {
         let moment = now()
         let nowMS = WebhookOutbox.milliseconds(moment)
         let lease = nowMS + Int64((schedule.timeout + 30) * 1000)
-        let pid = Int64(getpid())
+        let pid = Int64(CurrentProcess.id)
         return try home.store.write { db in
             // Attempts left unfinished by a process that is gone, or past their lease, are over:
             // their deliveries are due now.
             for row in try db.query("SELECT id, delivery_id, owner_pid, lease_until_ms FROM webhook_attempts WHERE finished_at IS NULL") {
                 guard let id = row.int(0), let delivery = row.int(1), let owner = row.int(2) else { continue }
-                let ownerGone = owner != pid && kill(pid_t(truncatingIfNeeded: owner), 0) != 0 && errno == ESRCH
+                let ownerGone = owner != pid && !CurrentProcess.exists(Int32(truncatingIfNeeded: owner))
                 let leaseOver = (row.int(3) ?? 0) < nowMS
                 guard ownerGone || leaseOver else { continue }
                 let reason = ownerGone ? "interrupted: the process sending it stopped" : "interrupted: its lease ran out before an answer was recorded"

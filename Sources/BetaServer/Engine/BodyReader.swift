@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PosixIO
 
 /// Why a request body could not be read.
 enum BodyError: Error {
@@ -24,7 +20,7 @@ final class BodyReader {
     private let directory: String
     private let spoolPrefix: String
     private var memory: [UInt8] = []
-    private var fileDescriptor: Int32 = -1
+    private var file: FileDescriptor?
     private var filePath: String?
     private(set) var received: Int64 = 0
     private var failure: BodyError?
@@ -88,23 +84,20 @@ final class BodyReader {
             guard room > 0 else { return }
             data = UnsafeRawBufferPointer(rebasing: whole[0 ..< room])
         }
-        if fileDescriptor < 0 && memory.count + data.count <= memoryLimit {
+        if file == nil && memory.count + data.count <= memoryLimit {
             memory.append(contentsOf: data)
             return
         }
-        if fileDescriptor < 0 {
+        if file == nil {
             // mkstemp creates the file 0600; the name carries our pid so start-up can tell a
             // killed server's leftovers from a running one's (BodySpool.sweep).
-            var template = Array(BodySpool.template(in: directory, prefix: spoolPrefix).utf8CString)
-            let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-            let code = errno
-            let path = template.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { String(cString: $0) } ?? directory }
-            guard fd >= 0 else {
-                failure = .storage(path: path, errno: code)
+            let created: FileDescriptor
+            do { created = try FileSystem.makeTemporaryFile(template: BodySpool.template(in: directory, prefix: spoolPrefix)) } catch {
+                failure = .storage(path: error.path ?? directory, errno: error.errno)
                 return
             }
-            fileDescriptor = fd
-            filePath = path
+            file = created
+            filePath = created.path
             let pending = memory
             memory = []
             pending.withUnsafeBytes { writeAll($0) }
@@ -113,24 +106,15 @@ final class BodyReader {
     }
 
     private func writeAll(_ data: UnsafeRawBufferPointer) {
-        guard let base = data.baseAddress else { return }
-        var offset = 0
-        while offset < data.count {
-            let written = write(fileDescriptor, base + offset, data.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                failure = .storage(path: filePath ?? directory, errno: errno)
-                return
-            }
-            offset += written
-        }
+        guard let file else { return }
+        do { try file.writeAll(data) } catch { failure = .storage(path: filePath ?? directory, errno: error.errno) }
     }
 
     /// Hands the body over; the reader no longer owns the file.
     func finish() -> RequestBody {
-        if fileDescriptor >= 0, let filePath {
-            close(fileDescriptor)
-            fileDescriptor = -1
+        if let file, let filePath {
+            try? file.close()
+            self.file = nil
             self.filePath = nil
             return .file(TemporaryFile(path: filePath, size: received))
         }
@@ -139,12 +123,12 @@ final class BodyReader {
 
     /// Deletes any spooled data.
     func discard() {
-        if fileDescriptor >= 0 {
-            close(fileDescriptor)
-            fileDescriptor = -1
+        if let file {
+            try? file.close()
+            self.file = nil
         }
         if let filePath {
-            unlink(filePath)
+            _ = try? FileSystem.removeFile(filePath)
             self.filePath = nil
         }
         memory = []

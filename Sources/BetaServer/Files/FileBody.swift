@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PosixIO
 
 /// An open, read-only file descriptor shared by the responses that send it; closed on deinit.
 public final class OpenFile: Sendable {
@@ -13,23 +9,23 @@ public final class OpenFile: Sendable {
 
     /// Opens `path` read-only.
     public init(path: String) throws(HTTPError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { throw HTTPError(.notFound, "no such file") }
-            if code == EACCES { throw HTTPError(.forbidden, "file is not readable") }
-            if code == EMFILE || code == ENFILE {
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(path, .readOnly) } catch {
+            let code = error.errno
+            if error.isNotFound { throw HTTPError(.notFound, "no such file") }
+            if code == Errno.accessDenied { throw HTTPError(.forbidden, "file is not readable") }
+            if code == Errno.tooManyOpenFiles || code == Errno.tooManyOpenFilesInSystem {
                 throw HTTPError(.serviceUnavailable, "cannot open \(path): out of file descriptors (errno \(code))",
                                 headers: ["Retry-After": "5"])
             }
             // The path and errno are for the log; ErrorMiddleware shows the client only the request id.
-            throw HTTPError(.internalServerError, "cannot open \(path): \(String(cString: strerror(code))) (errno \(code))")
+            throw HTTPError(.internalServerError, "cannot open \(path): \(error.reason) (errno \(code))")
         }
-        descriptor = fd
+        descriptor = fd.rawValue
         self.path = path
     }
 
-    deinit { close(descriptor) }
+    deinit { try? FileDescriptor(rawValue: descriptor, path: path).close() }
 }
 
 /// A body made of literal bytes and file regions, e.g. a whole file, one range, or multipart/byteranges.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PosixIO
 
 /// Builds responses for files: validators, conditional requests, ranges, multipart and gzip.
 public struct FileResponder: Sendable {
@@ -19,23 +15,18 @@ public struct FileResponder: Sendable {
     /// Answers `request` (GET or HEAD) with the file at `path`.
     public func respond(to request: Request, path: String, contentType: String? = nil) throws -> Response {
         let file = try OpenFile(path: path)
-        var info = stat()
-        guard fstat(file.descriptor, &info) == 0 else {
-            throw HTTPError(.internalServerError, "cannot stat \(path): errno \(errno)")
+        let info: FileMetadata
+        do { info = try FileDescriptor(rawValue: file.descriptor, path: path).status() } catch {
+            throw HTTPError(.internalServerError, "cannot stat \(path): errno \(error.errno)")
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw HTTPError(.notFound, "not a file") }
-        let size = Int64(info.st_size)
-        #if canImport(Darwin)
-        let modified = info.st_mtimespec
-        #else
-        let modified = info.st_mtim
-        #endif
+        guard info.kind == .regularFile else { throw HTTPError(.notFound, "not a file") }
+        let size = info.size
         let type = contentType ?? MediaType.forPath(path)
         let compressible = MediaType.isCompressible(type)
         let useGzip = compressible && request.headers["Range"] == nil && size >= gzipMinimumBytes
             && size <= gzipMaximumBytes && Gzip.isAccepted(by: request.headers)
-        let baseTag = "\(String(size, radix: 16))-\(String(Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec), radix: 16))-\(String(UInt64(info.st_ino), radix: 16))"
-        let validators = Validators(etag: "\"\(baseTag)\(useGzip ? "-gz" : "")\"", modified: time_t(modified.tv_sec))
+        let baseTag = "\(String(size, radix: 16))-\(String(info.modified * 1_000_000_000 + info.modifiedNanoseconds, radix: 16))-\(String(info.inode, radix: 16))"
+        let validators = Validators(etag: "\"\(baseTag)\(useGzip ? "-gz" : "")\"", modified: Int(info.modified))
 
         var headers: HTTPHeaders = ["Content-Type": type, "ETag": validators.etag,
                                     "Last-Modified": HTTPDate.format(validators.modified), "Accept-Ranges": "bytes"]
@@ -102,13 +93,11 @@ public struct FileResponder: Sendable {
     }
 
     private func readAll(_ file: OpenFile, size: Int64) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: Int(size))
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { buffer in buffer.baseAddress.map { pread(file.descriptor, $0 + done, buffer.count - done, off_t(done)) } ?? 0 }
-            guard n > 0 else { throw HTTPError(.internalServerError, "cannot read \(file.path): errno \(errno)") }
-            done += n
+        let bytes: [UInt8]
+        do { bytes = try FileDescriptor(rawValue: file.descriptor, path: file.path).read(count: Int(size), at: 0) } catch {
+            throw HTTPError(.internalServerError, "cannot read \(file.path): errno \(error.errno)")
         }
+        guard bytes.count == Int(size) else { throw HTTPError(.internalServerError, "cannot read \(file.path): errno 0") }
         return bytes
     }
 }

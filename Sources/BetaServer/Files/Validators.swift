@@ -1,15 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A representation's ETag and modification time, and the conditional request rules over them (RFC 9110 §13).
 public struct Validators: Sendable {
     /// The strong entity tag, quoted.
     public var etag: String
     /// Last modification, in seconds since the epoch.
-    public var modified: time_t
+    public var modified: Int
 
     /// Outcome of evaluating preconditions.
     public enum Outcome: Equatable, Sendable {
@@ -22,7 +16,7 @@ public struct Validators: Sendable {
     }
 
     /// Creates validators.
-    public init(etag: String, modified: time_t) {
+    public init(etag: String, modified: Int) {
         self.etag = etag
         self.modified = modified
     }

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+import PosixIO
 
 /// A request body: nothing, bytes in memory, or a temporary file for large uploads.
 public enum RequestBody: Sendable {
@@ -54,8 +50,8 @@ public final class TemporaryFile: Sendable {
     /// Moves the file to `destination` (same file system) so it outlives the request.
     public func move(to destination: String) throws {
         try moved.withLock { moved in
-            guard rename(path, destination) == 0 else {
-                throw HTTPError(.internalServerError, "cannot move upload \(path) to \(destination): errno \(errno)")
+            do { try FileSystem.rename(path, to: destination) } catch let error as SystemCallError {
+                throw HTTPError(.internalServerError, "cannot move upload \(path) to \(destination): errno \(error.errno)")
             }
             moved = true
         }
@@ -63,20 +59,20 @@ public final class TemporaryFile: Sendable {
 
     /// Reads the whole file.
     public func readAll() throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw HTTPError(.internalServerError, "cannot open upload \(path): errno \(errno)") }
-        defer { close(fd) }
-        var result = [UInt8](repeating: 0, count: Int(size))
-        var done = 0
-        while done < result.count {
-            let n = result.withUnsafeMutableBytes { buffer in buffer.baseAddress.map { pread(fd, $0 + done, buffer.count - done, off_t(done)) } ?? 0 }
-            guard n > 0 else { throw HTTPError(.internalServerError, "cannot read upload \(path): errno \(errno)") }
-            done += n
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(path, .readOnly) } catch {
+            throw HTTPError(.internalServerError, "cannot open upload \(path): errno \(error.errno)")
         }
+        defer { try? fd.close() }
+        let result: [UInt8]
+        do { result = try fd.read(count: Int(size), at: 0) } catch {
+            throw HTTPError(.internalServerError, "cannot read upload \(path): errno \(error.errno)")
+        }
+        guard result.count == Int(size) else { throw HTTPError(.internalServerError, "cannot read upload \(path): errno 0") }
         return result
     }
 
     deinit {
-        if !moved.withLock({ $0 }) { unlink(path) }
+        if !moved.withLock({ $0 }) { _ = try? FileSystem.removeFile(path) }
     }
 }

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+import PosixIO
 
 /// Sends requests through a router and its middleware the way a connection does, with no socket,
 /// event loop or thread of its own: trusted-proxy headers, route resolution, the route's head
@@ -109,18 +105,15 @@ public struct InProcessClient: Sendable {
     private func spool(_ bytes: [UInt8]) throws(HTTPError) -> RequestBody {
         if bytes.isEmpty { return .empty }
         if bytes.count <= configuration.limits.bodyMemoryBytes { return .bytes(bytes) }
-        var template = Array(BodySpool.template(in: configuration.temporaryDirectory).utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else { throw HTTPError(.internalServerError, "cannot create a spool file in \(configuration.temporaryDirectory): errno \(errno)") }
-        defer { close(fd) }
-        let path = template.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { String(cString: $0) } ?? "" }
+        let fd: FileDescriptor
+        do { fd = try FileSystem.makeTemporaryFile(template: BodySpool.template(in: configuration.temporaryDirectory)) } catch {
+            throw HTTPError(.internalServerError, "cannot create a spool file in \(configuration.temporaryDirectory): errno \(error.errno)")
+        }
+        defer { try? fd.close() }
+        let path = fd.path ?? ""
         let file = TemporaryFile(path: path, size: Int64(bytes.count))
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in raw.baseAddress.map { write(fd, $0 + offset, raw.count - offset) } ?? -1 }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw HTTPError(.internalServerError, "cannot write the spool file \(path): errno \(errno)") }
-            offset += written
+        do { try fd.writeAll(bytes) } catch {
+            throw HTTPError(.internalServerError, "cannot write the spool file \(path): errno \(error.errno)")
         }
         return .file(file)
     }
@@ -177,16 +170,11 @@ public struct InProcessClient: Sendable {
     }
 
     private static func read(_ file: OpenFile, offset: Int64, length: Int64) throws(HTTPError) -> [UInt8] {
-        var result = [UInt8](repeating: 0, count: Int(length))
-        var done = 0
-        while done < result.count {
-            let n = result.withUnsafeMutableBytes { buffer in
-                buffer.baseAddress.map { pread(file.descriptor, $0 + done, buffer.count - done, off_t(offset) + off_t(done)) } ?? -1
-            }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw HTTPError(.internalServerError, "cannot read \(file.path): errno \(errno)") }
-            done += n
+        let result: [UInt8]
+        do { result = try FileDescriptor(rawValue: file.descriptor, path: file.path).read(count: Int(length), at: offset) } catch {
+            throw HTTPError(.internalServerError, "cannot read \(file.path): errno \(error.errno)")
         }
+        guard result.count == Int(length) else { throw HTTPError(.internalServerError, "cannot read \(file.path): errno 0") }
         return result
     }
 }

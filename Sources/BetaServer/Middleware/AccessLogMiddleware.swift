@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PosixIO
 
 /// Writes one line per request in the combined log format:
 /// `client - user [10/Oct/2000:13:55:36 +0000] "GET / HTTP/1.1" 200 2326 "referer" "agent"`.
@@ -19,13 +15,13 @@ public struct AccessLogMiddleware: Middleware {
     /// Calls `next` and logs the outcome.
     public func respond(to request: Request, context: Context, next: Handler) async throws -> Response {
         let response = try await next(request, context)
-        sink(AccessLogMiddleware.line(request: request, response: response, identity: context.identity, time: time(nil),
+        sink(AccessLogMiddleware.line(request: request, response: response, identity: context.identity, time: WallClock.seconds,
                                       redact: redact))
         return response
     }
 
     /// Formats one combined-log line.
-    public static func line(request: Request, response: Response, identity: Identity?, time: time_t,
+    public static func line(request: Request, response: Response, identity: Identity?, time: Int,
                             redact: (String) -> String = { $0 }) -> String {
         let size: String
         if request.method == .head || response.status.forbidsBody {

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import PosixIO
 
 /// Where a command's output goes, and whether it may be coloured.
@@ -28,8 +23,8 @@ struct Console: Sendable {
         out: { text in Console.writeAll(1, text) },
         error: { text in Console.writeAll(2, text) },
         outBytes: { bytes in Console.writeAll(1, bytes) },
-        outputIsTerminal: isatty(1) == 1,
-        errorIsTerminal: isatty(2) == 1)
+        outputIsTerminal: FileDescriptor(rawValue: 1).isTerminal,
+        errorIsTerminal: FileDescriptor(rawValue: 2).isTerminal)
 
     /// Writes text to standard output, control characters escaped.
     func writeOut(_ text: String) { out(TerminalText.safe(text)) }

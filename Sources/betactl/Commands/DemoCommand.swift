@@ -3,15 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
 import BetaKit
 import BetaServer
 import BetaWeb
+import PosixIO
 
 /// `betactl demo`: a seeded sandbox home, served at once so the pages can be looked at.
 enum DemoCommand: BetactlCommand {
@@ -90,11 +86,11 @@ enum DemoCommand: BetactlCommand {
 
     static func makeTemporaryDirectory(environment: [String: String]) throws -> String {
         let base = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((base.hasSuffix("/") ? base : base + "/").utf8CString.dropLast()) + Array("betactl-demo-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap(mkdtemp) }) else {
-            throw FileSystemError(operation: "create a temporary directory in", path: base, errno: errno)
+        do {
+            return try FileSystem.makeTemporaryDirectory(template: (base.hasSuffix("/") ? base : base + "/") + "betactl-demo-XXXXXX")
+        } catch {
+            throw FileSystemError(operation: "create a temporary directory in", path: base, errno: error.errno)
         }
-        return String(cString: made)
     }
 }
 

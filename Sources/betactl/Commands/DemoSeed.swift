@@ -3,13 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
 import BetaKit
+import PosixIO
 
 /// The people, devices and releases of the demo sandbox. The build is the project's own generated
 /// fixture app (`Tests/Fixtures/formats/app`: team ABCDE12345, a made-up certificate, a profile valid
@@ -132,7 +128,7 @@ enum DemoSeed {
     /// The embedded copy of `Tests/Fixtures/<path>`.
     static func embedded(_ path: String) throws -> [UInt8] {
         guard let bytes = EmbeddedAssets.files["Tests/Fixtures/" + path] else {
-            throw FileSystemError(operation: "find the embedded demo file", path: path, errno: ENOENT)
+            throw FileSystemError(operation: "find the embedded demo file", path: path, errno: Errno.noSuchFile)
         }
         return bytes
     }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,6 +5,7 @@ import Foundation
 #endif
 import AppleFormats
 import BetaKit
+import PosixIO
 
 /// `betactl inspect FILE...`: what betactl makes of any Apple file, told by its bytes.
 enum InspectCommand: SynchronousCommand {
@@ -81,9 +77,10 @@ enum InspectCommand: SynchronousCommand {
     /// A private scratch folder for zip entries: under TMPDIR, else /tmp. No home is needed.
     static func workDirectory(_ environment: [String: String]) throws -> String {
         let base = environment["TMPDIR"].flatMap { $0.hasPrefix("/") && FileManager.default.isWritableFile(atPath: $0) ? $0 : nil } ?? "/tmp"
-        var template = Array(((base.hasSuffix("/") ? String(base.dropLast()) : base) + "/betactl-inspect-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
-        guard made != nil else { throw FileSystemError(operation: "create directory", path: base + "/betactl-inspect-XXXXXX", errno: errno) }
-        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        do {
+            return try FileSystem.makeTemporaryDirectory(template: (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/betactl-inspect-XXXXXX")
+        } catch {
+            throw FileSystemError(operation: "create directory", path: base + "/betactl-inspect-XXXXXX", errno: error.errno)
+        }
     }
 }
