@@ -13,7 +13,7 @@ import TestSupport
     @Test func anAdminSeesTheJobsRetriesAndCancelsThemAndTheSwitchSaysWhatItLacks() async throws {
         let fixture = try await AdminFixture.make()
         try Self.plantJobs(fixture.cli)
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let admin = try DashboardClient(server)
         try await admin.logIn(fixture.admin)

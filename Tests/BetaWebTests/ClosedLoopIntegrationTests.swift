@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The closed loop end to end, with a real `betactl serve` and the test App Store Connect server:
+/// The closed loop end to end, with the web application (in this process, or a real
+/// `betactl serve` where it is killed) and the test App Store Connect server:
 /// a tester enrols a device, the rule approves it, the server sees the registration and the
 /// profile creations, and the tester's page offers a re-signed build, whose ipa verifies and whose
 /// embedded profile lists the device. A server killed with SIGKILL at each step and restarted
@@ -41,7 +42,7 @@ struct ClosedLoopIntegrationTests {
         }
 
         /// Enrols Ann's device `udid` through the server and returns the result page.
-        func enrol(_ server: ServeProcess, udid: String = ClosedLoopIntegrationTests.udid) async throws -> (outcome: String, page: String) {
+        func enrol(_ server: any WebEndpoint, udid: String = ClosedLoopIntegrationTests.udid) async throws -> (outcome: String, page: String) {
             let (_, challenge) = try await fixture.profile(server, token: fixture.annToken)
             return try await fixture.outcome(server, token: fixture.annToken, try await fixture.reply(udid: udid, challenge: challenge))
         }
@@ -76,7 +77,7 @@ struct ClosedLoopIntegrationTests {
 
     @Test func anEnrolledDeviceGetsAReSignedBuildThatInstallsOnItWithNobodyInApplesPortal() async throws {
         let loop = try await Loop.make()
-        let server = try loop.fixture.serve()
+        let server = try loop.fixture.inProcess()
         defer { server.stop() }
         let (outcome, _) = try await loop.enrol(server)
         #expect(outcome == "registered", "the rule approved it")
@@ -95,10 +96,10 @@ struct ClosedLoopIntegrationTests {
         #expect(try loop.releases(all: false).compactMap { $0["id"] as? Int } == [id], "one entry per version by default")
 
         // The tester's page offers the re-signed build, not the original.
-        let page = try await curl("\(server.base)/t/\(loop.fixture.annToken)", ["-A", WebFixture.iPhone])
+        let page = try await server.fetch("\(server.base)/t/\(loop.fixture.annToken)", ["-A", WebFixture.iPhone])
         #expect(page.text.contains("/releases/\(id)/"))
         #expect(!page.text.contains("/releases/1/"))
-        let inFlight = try await curl("\(server.base)/t/\(loop.fixture.annToken)/releases/1/app.ipa", ["-A", WebFixture.iPhone, "-r", "0-99"])
+        let inFlight = try await server.fetch("\(server.base)/t/\(loop.fixture.annToken)/releases/1/app.ipa", ["-A", WebFixture.iPhone, "-r", "0-99"])
         #expect(inFlight.status == 206, "the superseded build stays downloadable for downloads already in flight")
         #expect(try loop.cli.ok(["show-release", "1"]).contains("superseded    by release \(id)"))
         #expect(page.text.contains("Ready: installs"), "the device row says the build installs on it")
@@ -106,7 +107,7 @@ struct ClosedLoopIntegrationTests {
         // Its ipa verifies and its embedded profile lists the device.
         let work = try TemporaryDirectory("loop-ipa")
         let ipa = work.child("app.ipa")
-        let download = try await curl("\(server.base)/t/\(loop.fixture.annToken)/releases/\(id)/app.ipa", ["-A", WebFixture.iPhone])
+        let download = try await server.fetch("\(server.base)/t/\(loop.fixture.annToken)/releases/\(id)/app.ipa", ["-A", WebFixture.iPhone])
         #expect(download.status == 200)
         try download.body.write(to: URL(fileURLWithPath: ipa))
         let checked = try loop.cli.run(["check-signature", ipa])
@@ -181,7 +182,7 @@ struct ClosedLoopIntegrationTests {
         let loop = try await Loop.make()
         // A long window: every enrolment lands in the open batch, closed by hand once all are in.
         try loop.cli.ok(["apple", "auto", "status", "--window", "3600"])
-        let server = try loop.fixture.serve(["--enroll-rate-limit", "0"])
+        let server = try loop.fixture.inProcess { $0.enrollment.setRate(0) }
         defer { server.stop() }
         let udids = (1 ... 10).map { String(format: "00008120-%016X", 0xA0 + $0) }
         for udid in udids { _ = try await loop.enrol(server, udid: udid) }

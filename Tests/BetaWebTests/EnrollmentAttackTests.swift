@@ -7,7 +7,8 @@ import TestSupport
 /// Issue 17's attack against `betactl serve` as a separate process: one tester link, a self-made
 /// certificate, 86 made-up UDIDs. On a real server none is added or requested; on a server that
 /// takes unverified replies they become requests, at most 5 open per tester, and the rate limits
-/// answer. Then the one real device reply enrols, as a Mac, once approved.
+/// answer. Then the one real device reply enrols, as a Mac, once approved. The attacks and the
+/// server's warnings use a real process; the address limit and the real reply run in this process.
 @Suite(.serialized, .enabled(if: OpenSSLTool.available, "needs openssl (.ci/install-deps --test)"))
 struct EnrollmentAttackTests {
     static let realUDID = "78897E40-F532-5DE0-A7DC-56BAC5CEEB9C"
@@ -85,16 +86,15 @@ struct EnrollmentAttackTests {
         var tokens = [fixture.annToken, fixture.boToken]
         for name in ["Cy Dee", "Di Eve"] { tokens.append(try WebFixture.token(fixture.cli.ok(["add-tester", name, "--json"]))) }
         // One a minute per link, three per address.
-        let server = try fixture.serve(["--enroll-rate-limit", "1"])
+        let server = try fixture.inProcess { $0.enrollment.setRate(1) }
         defer { server.stop() }
         let started = Date()
         var order: [String] = []
         var pages: [String: String] = [:]
         for token in tokens + [tokens[0]] {
-            let answer = try await runClient("enroll_device.py", ["garbage", "\(server.base)/t/\(token)/enroll", "1"])
-            let outcome = (answer["order"] as? [String])?.first ?? "?"
-            order.append(outcome)
-            pages[outcome] = (answer["pages"] as? [String: String])?[outcome]
+            let answer = try await fixture.outcome(server, token: token, Array("not a reply 0".utf8))
+            order.append(answer.outcome)
+            pages[answer.outcome] = answer.page
         }
         // A token comes back every 20 s per address and 60 s per link; the assertions hold unless the posts took that long.
         if Date().timeIntervalSince(started) < 20 {
@@ -135,7 +135,7 @@ struct EnrollmentAttackTests {
     @Test(.enabled(if: SharedFixtures.available, "needs ../shared/fixtures"))
     func theRealDeviceReplyIsVerifiedRequestedAndOnceApprovedEnrolsAsAMac() async throws {
         let fixture = try await EnrollmentFixture(strict: true)
-        let server = try fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let home = try Self.plantRealChallenge(fixture)
         let real = [UInt8](try SharedFixtures.data("enrollment/device_reply_signed_VirtualMac2-1_22A380.p7s"))

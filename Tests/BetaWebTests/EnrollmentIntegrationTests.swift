@@ -3,15 +3,19 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Device enrolment against `betactl serve` as a separate process: the profile read back by
-/// Python's plistlib, device replies signed by openssl and posted by urllib, the result pages.
+/// Device enrolment: the profile read back by Python's plistlib, device replies signed by openssl,
+/// the result pages. Most run in this process; the tests of the server process staying up, of
+/// urllib as the posting client and of the server's log start `betactl serve`.
 @Suite(.serialized, .enabled(if: OpenSSLTool.available, "needs openssl (.ci/install-deps --test)"))
 struct EnrollmentIntegrationTests {
     static let udid = "00008120-001A2B3C4D5E6F70"
 
+    /// The instant an ISO 8601 time names (as `BETACTL_NOW` pins `serve`'s clock).
+    static func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text) ?? Date.distantPast }
+
     @Test func theServedProfileCarriesEveryKeyPlistlibReads() async throws {
         let fixture = try await EnrollmentFixture(publicURL: "https://beta.example.com/acme")
-        let server = try fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         var seen: [[String: Any]] = []
         for _ in 0 ..< 2 {
@@ -52,13 +56,13 @@ struct EnrollmentIntegrationTests {
 
     @Test func behindATrustedProxyTheReplyURLIsHttpsLikeTheManifestsLinks() async throws {
         let fixture = try await EnrollmentFixture()
-        let server = try fixture.serve(["--trusted-proxy", "127.0.0.1"])
+        let server = try fixture.inProcess(trustedProxies: ["127.0.0.1"])
         defer { server.stop() }
-        let response = try await curl("\(server.base)/t/\(fixture.annToken)/enroll.mobileconfig",
+        let response = try await server.fetch("\(server.base)/t/\(fixture.annToken)/enroll.mobileconfig",
                                       ["-H", "X-Forwarded-Proto: https", "-H", "X-Forwarded-Host: beta.example.org"])
         let service = try #require(try MobileConfig(bytes: Array(response.body)).profile.profileService)
         #expect(service.url == "https://beta.example.org/t/\(fixture.annToken)/enroll")
-        let manifest = try await curl("\(server.base)/t/\(fixture.annToken)/enroll",
+        let manifest = try await server.fetch("\(server.base)/t/\(fixture.annToken)/enroll",
                                       ["-A", WebFixture.iPhone, "-H", "X-Forwarded-Proto: https", "-H", "X-Forwarded-Host: beta.example.org"])
         #expect(manifest.text.contains("href=\"https://beta.example.org/t/\(fixture.annToken)/enroll.mobileconfig\""))
         #expect(!manifest.text.contains("id=\"insecure\""))
@@ -66,7 +70,7 @@ struct EnrollmentIntegrationTests {
 
     @Test func aNewDeviceIsRegisteredAndTheDuplicateTakesNoSecondSlot() async throws {
         let fixture = try await EnrollmentFixture()
-        let server = try fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let (_, challenge) = try await fixture.profile(server, token: fixture.annToken)
         let registered = try await fixture.outcome(server, token: fixture.annToken, try await fixture.reply(challenge: challenge))
@@ -87,7 +91,7 @@ struct EnrollmentIntegrationTests {
         let usage = try JSONSerialization.jsonObject(with: Data(try fixture.cli.ok(["devices", "--json"]).utf8)) as? [String: Any]
         #expect(((usage?["usage"] as? [String: Any])?["iphone"] as? [String: Any])?["used"] as? Int == 1)
         // The tester page now lists it as pending.
-        let page = try await curl("\(server.base)/t/\(fixture.annToken)", ["-A", WebFixture.iPhone])
+        let page = try await server.fetch("\(server.base)/t/\(fixture.annToken)", ["-A", WebFixture.iPhone])
         #expect(page.text.contains("class=\"device status-pending\""))
         #expect(page.text.contains("iPhone 14 Pro ·····5E6F70"))
         #expect(page.text.contains("Pending: registered, waiting for the next build whose profile includes it"))
@@ -100,7 +104,7 @@ struct EnrollmentIntegrationTests {
             String(format: "00008030-%016X\tQA iPhone %d\tios\n", 0x1000 + index, index)
         }.joined()
         try fixture.cli.ok(["import-devices", try fixture.directory.write("hundred.txt", Array(list.utf8)), "--tester", "bo@example.com"])
-        let server = try fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let (_, challenge) = try await fixture.profile(server, token: fixture.annToken)
         let full = try await fixture.outcome(server, token: fixture.annToken, try await fixture.reply(challenge: challenge))
@@ -112,10 +116,10 @@ struct EnrollmentIntegrationTests {
 
     @Test func anExpiredChallengeAsksToStartAgain() async throws {
         let fixture = try await EnrollmentFixture()
-        let early = try fixture.serve(environment: ["BETACTL_NOW": "2026-11-10T10:00:00Z"])
+        let early = try fixture.inProcess { $0.now = { Self.date("2026-11-10T10:00:00Z") } }
         let (_, challenge) = try await fixture.profile(early, token: fixture.annToken)
         early.stop()
-        let late = try fixture.serve(environment: ["BETACTL_NOW": "2026-11-10T10:31:00Z"])
+        let late = try fixture.inProcess { $0.now = { Self.date("2026-11-10T10:31:00Z") } }
         defer { late.stop() }
         let expired = try await fixture.outcome(late, token: fixture.annToken, try await fixture.reply(challenge: challenge))
         #expect(expired.outcome == "expired")
@@ -127,7 +131,7 @@ struct EnrollmentIntegrationTests {
 
     @Test func aChallengeUsedTwiceAndAnotherTestersChallengeAddNothing() async throws {
         let fixture = try await EnrollmentFixture()
-        let server = try fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let (_, challenge) = try await fixture.profile(server, token: fixture.annToken)
         let first = try await fixture.outcome(server, token: fixture.annToken, try await fixture.reply(challenge: challenge))
@@ -179,22 +183,22 @@ struct EnrollmentIntegrationTests {
 
     @Test func anUnknownLinkIsRedirectedToTheNotFoundPageWithoutEchoingIt() async throws {
         let fixture = try await EnrollmentFixture()
-        let server = try fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let (status, location) = try await fixture.post(server, token: "no-such-token%0d%0aX-Evil:1", patternBytes(100))
         #expect(status == 301)
         #expect(location == "\(server.base)/enroll/unknown-link")
-        #expect(try await curl(location).status == 404)
-        #expect(try await curl("\(server.base)/t/no-such-token/enroll").status == 404)
-        #expect(try await curl("\(server.base)/t/no-such-token/enroll.mobileconfig").status == 404)
-        #expect(try await curl("\(server.base)/t/\(fixture.annToken)/enroll/done/not-a-result").status == 404)
+        #expect(try await server.fetch(location).status == 404)
+        #expect(try await server.fetch("\(server.base)/t/no-such-token/enroll").status == 404)
+        #expect(try await server.fetch("\(server.base)/t/no-such-token/enroll.mobileconfig").status == 404)
+        #expect(try await server.fetch("\(server.base)/t/\(fixture.annToken)/enroll/done/not-a-result").status == 404)
     }
 
     @Test func withASigningIdentityTheProfileIsSignedAndOpenSSLVerifiesIt() async throws {
         let fixture = try await EnrollmentFixture()
         let identity = try await OpenSSLTool.makeIdentity(in: fixture.directory, commonName: "Acme Enrollment")
         try fixture.cli.ok(["signing-identity", "import", identity.certificate, identity.key])
-        let server = try fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let (response, challenge) = try await fixture.profile(server, token: fixture.annToken)
         #expect(response.body.first == 0x30, "CMS SignedData, not a bare plist")
@@ -202,7 +206,7 @@ struct EnrollmentIntegrationTests {
         let inner = try ConfigurationProfile(plistBytes: Array(content))
         #expect(inner.profileService?.challenge == challenge)
         #expect(try MobileConfig(bytes: Array(response.body)).signer?.subject.commonName == "Acme Enrollment")
-        let page = try await curl("\(server.base)/t/\(fixture.annToken)/enroll", ["-A", WebFixture.iPhone])
+        let page = try await server.fetch("\(server.base)/t/\(fixture.annToken)/enroll", ["-A", WebFixture.iPhone])
         #expect(page.text.contains("It is signed by “Acme Enrollment”"))
         // The signed profile's challenge registers the device like any other.
         #expect(try await fixture.outcome(server, token: fixture.annToken, try await fixture.reply(challenge: challenge)).outcome == "registered")
@@ -226,9 +230,9 @@ struct EnrollmentIntegrationTests {
 
     @Test func theEnrolPageExplainsTheStepsAndDesktopsGetTheCode() async throws {
         let fixture = try await EnrollmentFixture()
-        let server = try fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
-        let phone = try await curl("\(server.base)/t/\(fixture.annToken)/enroll", ["-A", WebFixture.iPhone])
+        let phone = try await server.fetch("\(server.base)/t/\(fixture.annToken)/enroll", ["-A", WebFixture.iPhone])
         #expect(phone.status == 200)
         #expect(phone.headers["referrer-policy"] == "no-referrer")
         #expect(phone.text.contains("href=\"\(server.base)/t/\(fixture.annToken)/enroll.mobileconfig\""))
@@ -236,10 +240,10 @@ struct EnrollmentIntegrationTests {
             #expect(phone.text.contains(step), "the page explains \(step)")
         }
         #expect(!phone.text.contains("id=\"open-on-device\""))
-        let desktop = try await curl("\(server.base)/t/\(fixture.annToken)/enroll", ["-A", WebFixture.desktop])
+        let desktop = try await server.fetch("\(server.base)/t/\(fixture.annToken)/enroll", ["-A", WebFixture.desktop])
         #expect(desktop.text.contains("id=\"open-on-device\""))
         for picture in ["enroll-download.svg", "enroll-settings.svg", "enroll-done.svg"] {
-            let asset = try await curl("\(server.base)/assets/\(picture)")
+            let asset = try await server.fetch("\(server.base)/assets/\(picture)")
             #expect(asset.status == 200)
             #expect(asset.headers["content-type"]?.hasPrefix("image/svg+xml") == true)
         }

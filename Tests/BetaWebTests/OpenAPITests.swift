@@ -17,12 +17,11 @@ import TestSupport
 
     @Test func everyRegisteredAPIRouteIsDocumented() async throws {
         let fixture = try await AdminFixture.make()
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let document = try await api(server, "GET", "/openapi.json", token: nil).object()
         let documented = try Self.documented(document)
-        let app = try BetaWebApplication(home: try Home.open(at: fixture.cli.home), configuration: WebConfiguration())
-        defer { app.stop() }
+        let app = server.app
         let registered = Set(app.router.routes.filter { $0.pattern.hasPrefix("/api/v1/") }.map { route -> String in
             let path = route.pattern.dropFirst("/api/v1".count).split(separator: "/", omittingEmptySubsequences: false)
                 .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
@@ -216,7 +215,7 @@ import TestSupport
 
     @Test func theDocumentNamesTheServerEveryScopeAndTheProblemShape() async throws {
         let fixture = try await AdminFixture.make()
-        let server = try await fixture.serve()
+        let server = try fixture.inProcess()
         defer { server.stop() }
         let document = try await api(server, "GET", "/openapi.json", token: nil).object()
         #expect(document["openapi"] as? String == "3.1.0")

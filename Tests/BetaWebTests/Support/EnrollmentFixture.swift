@@ -1,10 +1,12 @@
 import AppleFormats
+import BetaWeb
 import Foundation
 import Testing
 import TestSupport
 
 /// A home with two testers (Ann Lee, Bo Chen), a membership renewing on 2027-03-01 and the brand
-/// "Acme Beta", served by `betactl serve`, and a device that signs its replies as an iPhone does.
+/// "Acme Beta", served by `betactl serve` or in this process, and a device that signs its replies
+/// as an iPhone does.
 /// Its replies are self-signed, so by default the server takes unverified replies
 /// (`--allow-unverified-enrollment`) and the approval rule approves every request, as the tests
 /// of registration need; `strict` serves neither.
@@ -37,9 +39,19 @@ final class EnrollmentFixture: @unchecked Sendable {
         return try ServeProcess(runner, ["serve", "--listen", "127.0.0.1:0"] + (strict ? [] : ["--allow-unverified-enrollment"]) + arguments)
     }
 
+    /// The web application on this fixture's home, in this process, configured as `serve` is:
+    /// unverified replies taken unless `strict`; `configure` changes the settings further.
+    func inProcess(trustedProxies: [String] = [], _ configure: (inout WebConfiguration) -> Void = { _ in }) throws -> InProcessServer {
+        let strict = strict
+        return try InProcessServer(homePath: cli.home, trustedProxies: trustedProxies) { web in
+            web.enrollment.acceptsUnverified = !strict
+            configure(&web)
+        }
+    }
+
     /// Downloads the enrolment profile as Safari would and returns its bytes and challenge.
-    func profile(_ server: ServeProcess, token: String) async throws -> (response: CurlResponse, challenge: String) {
-        let response = try await curl("\(server.base)/t/\(token)/enroll.mobileconfig", ["-A", WebFixture.iPhone])
+    func profile(_ server: any WebEndpoint, token: String) async throws -> (response: CurlResponse, challenge: String) {
+        let response = try await server.fetch("\(server.base)/t/\(token)/enroll.mobileconfig", ["-A", WebFixture.iPhone])
         #expect(response.status == 200)
         let file = try MobileConfig(bytes: Array(response.body))
         return (response, try #require(file.profile.profileService?.challenge))
@@ -52,21 +64,28 @@ final class EnrollmentFixture: @unchecked Sendable {
         return try await OpenSSLTool.signDER(plist, certificate: device.certificate, key: device.key, in: directory)
     }
 
-    /// POSTs `body` as iOS posts a reply, with Python's urllib (redirects not followed).
-    func post(_ server: ServeProcess, token: String, _ body: [UInt8]) async throws -> (status: Int, location: String) {
+    /// POSTs `body` as iOS posts a reply (redirects not followed): to a `betactl serve` process with
+    /// Python's urllib, to an in-process server with the same method, header fields and body.
+    func post(_ server: any WebEndpoint, token: String, _ body: [UInt8]) async throws -> (status: Int, location: String) {
         let file = try directory.write("reply-\(UUID().uuidString.prefix(8)).der", body)
-        let answer = try await runClient("enroll_device.py", ["post", "\(server.base)/t/\(token)/enroll", file])
+        let url = "\(server.base)/t/\(token)/enroll"
+        guard server is ServeProcess else {
+            let answer = try await server.fetch(url, ["--data-binary", "@\(file)", "-H", "Content-Type: application/pkcs7-signature",
+                                                      "-A", "Profile/1.0"])
+            return (answer.status, answer.headers["location"] ?? "")
+        }
+        let answer = try await runClient("enroll_device.py", ["post", url, file])
         return (answer["status"] as? Int ?? 0, answer["location"] as? String ?? "")
     }
 
     /// Posts `body` and opens the result page it is sent to; returns the page's outcome class and text.
-    func outcome(_ server: ServeProcess, token: String, _ body: [UInt8],
+    func outcome(_ server: any WebEndpoint, token: String, _ body: [UInt8],
                  sourceLocation: SourceLocation = #_sourceLocation) async throws -> (outcome: String, page: String) {
         let (status, location) = try await post(server, token: token, body)
         #expect(status == 301, "every reply is answered 301", sourceLocation: sourceLocation)
         #expect(location.hasPrefix("\(server.base)/t/\(token)/enroll/done/"), "\(location)", sourceLocation: sourceLocation)
         #expect(!location.uppercased().contains("00008120"), "the UDID never appears in a URL", sourceLocation: sourceLocation)
-        let page = try await curl(location, ["-A", WebFixture.iPhone])
+        let page = try await server.fetch(location, ["-A", WebFixture.iPhone])
         #expect(page.status == 200, sourceLocation: sourceLocation)
         let outcome = page.text.components(separatedBy: "outcome-").dropFirst().first?.prefix { $0 != "\"" && $0 != " " } ?? ""
         return (String(outcome), page.text)
