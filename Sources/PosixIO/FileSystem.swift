@@ -24,6 +24,13 @@ public enum FileSystem {
         throw error
     }
 
+    /// `path` with every symbolic link and `.`/`..` resolved (`realpath`), or nil when it leads nowhere.
+    public static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Renames `source` to `destination` atomically (same file system).
     public static func rename(_ source: String, to destination: String) throws(SystemCallError) {
         guard cRename(source, destination) == 0 else { throw .current("rename \(source) to", destination) }

@@ -3,15 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AppleFormats
 import BetaKit
 import BetaServer
 import Multipart
+import PosixIO
 
 /// A release (or symbols) upload read from `multipart/form-data`: the build and dSYM files written
 /// to a private staging folder in the home's `tmp/` as they are parsed, hashed on the way, plus the
@@ -59,8 +55,12 @@ final class ReleaseUpload: Sendable {
             let name = safeFileName(head.filename, field: head.name)
             let folder = "\(directory)/\(fileCount)"
             fileCount += 1
-            guard mkdir(folder, 0o700) == 0 else {
-                throw MultipartError.storageFailed(part: nil, reason: "cannot create a staging folder: \(String(cString: strerror(errno)))")
+            do {
+                guard try FileSystem.makeDirectory(folder, permissions: 0o700) else {
+                    throw MultipartError.storageFailed(part: nil, reason: "cannot create a staging folder: \(folder) already exists")
+                }
+            } catch let error as SystemCallError {
+                throw MultipartError.storageFailed(part: nil, reason: "cannot create a staging folder: \(error.reason)")
             }
             return try UploadPartConsumer(path: "\(folder)/\(name)", name: name)
         }
