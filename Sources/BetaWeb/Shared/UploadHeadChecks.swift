@@ -43,16 +43,13 @@ struct UploadHeadChecks: Sendable {
             }
             let problem: APIProblem
             if let digest = secret.flatMap(AccessTokens.digest(of:)) {
-                switch credentials.token(digest, generation: generation) {
-                case .stale:
-                    refreshCredentials(generation: generation)
+                switch verdict(credentials.token(digest, generation: generation), scope: scope, generation: generation) {
+                case .letThrough:
                     return nil
-                case let .known(granted) where granted.allows(scope):
-                    return nil
-                case let .known(granted):
+                case let .scopeTooSmall(granted):
                     problem = APIProblem(.insufficientScope, "this token has the \(granted) scope, but this operation needs \(scope); nothing of the body was read",
                                          headers: ["WWW-Authenticate": "Bearer realm=\"betactl\", error=\"insufficient_scope\", scope=\"\(scope)\""])
-                case .unknown:
+                case .unknownCredential:
                     problem = APIProblem(.unauthorized, "the token is not valid (revoked, mistyped or never created); nothing of the body was read",
                                          headers: ["WWW-Authenticate": "Bearer realm=\"betactl\", error=\"invalid_token\""])
                 }
@@ -71,20 +68,40 @@ struct UploadHeadChecks: Sendable {
             let generation = snapshots.generation
             var reason = "You are not logged in (or your session ended), so the upload was not read. Log in and try again."
             if let digest = AdminCookies.value(AdminCookies.session, in: request).flatMap(AdminSessions.digest(of:)) {
-                switch credentials.session(digest, generation: generation, now: now) {
-                case .stale:
-                    refreshCredentials(generation: generation)
+                switch verdict(credentials.session(digest, generation: generation, now: now), scope: scope, generation: generation) {
+                case .letThrough:
                     return nil
-                case let .known(granted) where granted.allows(scope):
-                    return nil
-                case let .known(granted):
+                case let .scopeTooSmall(granted):
                     reason = "You logged in with a \(granted) token; uploads need \(scope). The upload was not read."
-                case .unknown:
+                case .unknownCredential:
                     break
                 }
             }
             return Response(status: .forbidden, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"],
                             body: .bytes(Array((reason + "\n").utf8)))
+        }
+    }
+
+    /// What a head check does with a credential the cache answered `answer` for.
+    private enum Verdict {
+        /// Let the request through: the credential allows the scope, or the cache is stale (the
+        /// handler then checks in full while the cache is refreshed).
+        case letThrough
+        /// A live credential whose scope is too small.
+        case scopeTooSmall(TokenScope)
+        /// No live credential has that secret.
+        case unknownCredential
+    }
+
+    private func verdict(_ answer: CredentialCache.Answer, scope: TokenScope, generation: Int) -> Verdict {
+        switch answer {
+        case .stale:
+            refreshCredentials(generation: generation)
+            return .letThrough
+        case let .known(granted):
+            return granted.allows(scope) ? .letThrough : .scopeTooSmall(granted)
+        case .unknown:
+            return .unknownCredential
         }
     }
 }
