@@ -11,7 +11,10 @@ import Glibc
         let directory = try TemporaryDirectory("demo")
         let cli = Betactl(home: directory.child("unused"))
         let demo = try ServeProcess(cli, ["demo", "--dir", directory.child("sandbox"), "--listen", "127.0.0.1:0"], timeout: 300)
-        try await waitUntil("the tester URLs are printed") { demo.outputLines.contains { $0.contains("Bo Chen") } }
+        // Printed as soon as it listens; a busy machine may still be slow to run it, so the wait is generous.
+        try await waitUntil("the tester URLs are printed", seconds: 300) { demo.outputLines.contains { $0.contains("Bo Chen") } }
+        #expect(demo.outputLines.contains { $0.contains("Bo Chen") },
+                "stdout: \(demo.outputLines.joined(separator: "\n"))\nstderr: \(demo.errorLines.suffix(20).joined(separator: "\n"))")
         let urls = demo.outputLines.compactMap { line -> (String, String)? in
             guard let range = line.range(of: "http://") else { return nil }
             return (line[..<range.lowerBound].trimmingCharacters(in: .whitespaces), String(line[range.lowerBound...]))
