@@ -16,27 +16,16 @@ extension Connection {
         ForwardedHeaders.apply(to: &request, trusted: core.trusted)
         let resolution = core.router.resolve(method: head.method, path: request.path)
         if case .malformedPath = resolution {
-            fail(.badRequest, "the path contains a malformed percent-escape; encode '%' as %25")
+            fail(.badRequest, Router.malformedPathMessage)
             return
         }
-        if case .matched(let route, let parameters) = resolution, let check = route.options.headCheck {
-            var probe = request
-            probe.parameters = parameters
-            if let refusal = check(probe) {
-                refuse(refusal, request: request, bodyFollows: head.framing != .none)
-                return
-            }
+        if let refusal = Router.headRefusal(resolution, request) {
+            refuse(refusal, request: request, bodyFollows: head.framing != .none)
+            return
         }
         pendingResolution = resolution
         pendingRequest = request
-        var limit: Int64
-        var drainLimit: Int64?
-        switch resolution {
-        case .matched(let route, _):
-            limit = route.options.bodyLimit ?? core.configuration.limits.bodyBytes
-            if case .truncate(let drain) = route.options.oversizedBody { drainLimit = max(drain, limit) }
-        default: limit = min(core.configuration.limits.bodyBytes, 64 * 1024)
-        }
+        let (limit, drainLimit) = Router.bodyLimits(resolution, limits: core.configuration.limits)
         switch head.framing {
         case .none:
             dispatch(request)
@@ -58,26 +47,7 @@ extension Connection {
     func dispatch(_ request: Request) {
         phase = .handling
         var request = request
-        let endpoint: Handler
-        var execution = RouteOptions.Execution.eventLoop
-        switch pendingResolution {
-        case .matched(let route, let parameters):
-            request.parameters = parameters
-            endpoint = route.handler
-            execution = route.options.execution
-        case .methodNotAllowed(let allow):
-            let allowValue = allow.joined(separator: ", ")
-            if request.method == .options {
-                endpoint = { _, _ in Response(status: .noContent, headers: ["Allow": allowValue]) }
-            } else {
-                endpoint = { request, _ in
-                    throw HTTPError(.methodNotAllowed, "\(request.method) is not allowed here; use \(allowValue)",
-                                    headers: ["Allow": allowValue])
-                }
-            }
-        case .notFound, .malformedPath, nil:
-            endpoint = core.router.notFound ?? { _, _ in throw HTTPError(.notFound, "nothing here; check the address") }
-        }
+        let (endpoint, execution) = core.router.endpoint(for: pendingResolution, request: &request)
         pendingRequest = nil
         pendingResolution = nil
         let context = Context(log: core.log, configuration: core.configuration, endpoint: endpoint)

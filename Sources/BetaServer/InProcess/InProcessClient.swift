@@ -42,19 +42,10 @@ public struct InProcessClient: Sendable {
         ForwardedHeaders.apply(to: &request, trusted: trusted)
         let resolution = router.resolve(method: method, path: request.path)
         if case .malformedPath = resolution {
-            return await finish(failure(.badRequest, "the path contains a malformed percent-escape; encode '%' as %25"), method: method)
+            return await finish(failure(.badRequest, Router.malformedPathMessage), method: method)
         }
-        var limit = min(configuration.limits.bodyBytes, 64 * 1024)
-        var drainLimit: Int64?
-        if case .matched(let route, let parameters) = resolution {
-            if let check = route.options.headCheck {
-                var probe = request
-                probe.parameters = parameters
-                if let refusal = check(probe) { return await finish(refusal, method: method) }
-            }
-            limit = route.options.bodyLimit ?? configuration.limits.bodyBytes
-            if case .truncate(let drain) = route.options.oversizedBody { drainLimit = max(drain, limit) }
-        }
+        if let refusal = Router.headRefusal(resolution, request) { return await finish(refusal, method: method) }
+        let (limit, drainLimit) = Router.bodyLimits(resolution, limits: configuration.limits)
         let length = Int64(body.count)
         if length > (drainLimit ?? limit) {
             return await finish(failure(.contentTooLarge, "the body of \(length) bytes exceeds this endpoint's limit of \(drainLimit ?? limit) bytes"),
@@ -70,7 +61,7 @@ public struct InProcessClient: Sendable {
         } catch {
             return await finish(failure(.internalServerError, "cannot store the request body: \(error)"), method: method)
         }
-        let endpoint = self.endpoint(for: resolution, request: &request)
+        let (endpoint, _) = router.endpoint(for: resolution, request: &request)
         let context = Context(log: log, configuration: configuration, endpoint: endpoint)
         let response: Response
         do {
@@ -79,26 +70,6 @@ public struct InProcessClient: Sendable {
             response = .text("500 Internal Server Error: see the server log\n", status: .internalServerError)
         }
         return await finish(response, method: method)
-    }
-
-    /// The handler a connection would run for `resolution`, with the route's parameters set.
-    private func endpoint(for resolution: Router.Resolution, request: inout Request) -> Handler {
-        switch resolution {
-        case .matched(let route, let parameters):
-            request.parameters = parameters
-            return route.handler
-        case .methodNotAllowed(let allow):
-            let allowValue = allow.joined(separator: ", ")
-            if request.method == .options {
-                return { _, _ in Response(status: .noContent, headers: ["Allow": allowValue]) }
-            }
-            return { request, _ in
-                throw HTTPError(.methodNotAllowed, "\(request.method) is not allowed here; use \(allowValue)",
-                                headers: ["Allow": allowValue])
-            }
-        case .notFound, .malformedPath:
-            return router.notFound ?? { _, _ in throw HTTPError(.notFound, "nothing here; check the address") }
-        }
     }
 
     /// The body as a connection hands it over: in memory while small, else in a temporary file.
