@@ -39,8 +39,8 @@ public struct SHA1: Sendable {
         return HashDigest(bytes: out)
     }
 
-    @inline(__always)
-    private static func rotl(_ x: UInt32, _ n: UInt32) -> UInt32 { (x << n) | (x >> (32 &- n)) }
+    // Rotations are written out with masking shifts: an unoptimised build neither inlines a helper
+    // nor specialises the generic `<<`/`>>` (see SHA256's compression function).
 
     /// Runs the compression function over `blocks` consecutive 64-byte blocks at `input`
     /// (in place, with one schedule buffer: this hashes every resource of a bundle being signed).
@@ -50,23 +50,26 @@ public struct SHA1: Sendable {
             for block in 0 ..< blocks {
                 let p = input + block * 64
                 for i in 0 ..< 16 { w[i] = UInt32(bigEndian: p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)) }
-                for i in 16 ..< 80 { w[i] = rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1) }
+                for i in 16 ..< 80 {
+                    let x = w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16]
+                    w[i] = (x &<< 1) | (x &>> 31)
+                }
                 var a = h0, b = h1, c = h2, d = h3, e = h4
                 for i in 0 ..< 20 {
-                    let t = rotl(a, 5) &+ ((b & c) | (~b & d)) &+ e &+ 0x5a82_7999 &+ w[i]
-                    e = d; d = c; c = rotl(b, 30); b = a; a = t
+                    let t = ((a &<< 5) | (a &>> 27)) &+ ((b & c) | (~b & d)) &+ e &+ 0x5a82_7999 &+ w[i]
+                    e = d; d = c; c = ((b &<< 30) | (b &>> 2)); b = a; a = t
                 }
                 for i in 20 ..< 40 {
-                    let t = rotl(a, 5) &+ (b ^ c ^ d) &+ e &+ 0x6ed9_eba1 &+ w[i]
-                    e = d; d = c; c = rotl(b, 30); b = a; a = t
+                    let t = ((a &<< 5) | (a &>> 27)) &+ (b ^ c ^ d) &+ e &+ 0x6ed9_eba1 &+ w[i]
+                    e = d; d = c; c = ((b &<< 30) | (b &>> 2)); b = a; a = t
                 }
                 for i in 40 ..< 60 {
-                    let t = rotl(a, 5) &+ ((b & c) | (b & d) | (c & d)) &+ e &+ 0x8f1b_bcdc &+ w[i]
-                    e = d; d = c; c = rotl(b, 30); b = a; a = t
+                    let t = ((a &<< 5) | (a &>> 27)) &+ ((b & c) | (b & d) | (c & d)) &+ e &+ 0x8f1b_bcdc &+ w[i]
+                    e = d; d = c; c = ((b &<< 30) | (b &>> 2)); b = a; a = t
                 }
                 for i in 60 ..< 80 {
-                    let t = rotl(a, 5) &+ (b ^ c ^ d) &+ e &+ 0xca62_c1d6 &+ w[i]
-                    e = d; d = c; c = rotl(b, 30); b = a; a = t
+                    let t = ((a &<< 5) | (a &>> 27)) &+ (b ^ c ^ d) &+ e &+ 0xca62_c1d6 &+ w[i]
+                    e = d; d = c; c = ((b &<< 30) | (b &>> 2)); b = a; a = t
                 }
                 h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d; h4 &+= e
             }
