@@ -20,6 +20,8 @@ public enum AppleFileKind: String, Sendable, CaseIterable, Codable {
     case diagnosticReport = "diagnostic-report"
     /// A KSCrash or SentryCrash JSON report.
     case kscrashReport = "kscrash-report"
+    /// A JSON array of KSCrash reports, as KSCrash's HTTP sink posts several at once.
+    case kscrashBatch = "kscrash-batch"
     /// A HockeySDK `<crashes><crash>` upload body.
     case hockeyAppCrashXML = "hockeyapp-crash-xml"
     /// A PLCrashReporter binary report.

@@ -45,6 +45,8 @@ public enum InspectionSummary: Encodable, Sendable, Equatable {
     case diagnostic(DiagnosticSummary)
     /// `kscrash-report`.
     case kscrash(KSCrashSummary)
+    /// `kscrash-batch`.
+    case kscrashBatch(KSCrashBatchSummary)
     /// `hockeyapp-crash-xml`.
     case hockeyApp(HockeyAppSummary)
     /// `plcrash`.
@@ -70,6 +72,7 @@ public enum InspectionSummary: Encodable, Sendable, Equatable {
         case let .jetsam(value): try value.encode(to: encoder)
         case let .diagnostic(value): try value.encode(to: encoder)
         case let .kscrash(value): try value.encode(to: encoder)
+        case let .kscrashBatch(value): try value.encode(to: encoder)
         case let .hockeyApp(value): try value.encode(to: encoder)
         case let .plcrash(value): try value.encode(to: encoder)
         case let .mobileconfig(value): try value.encode(to: encoder)

@@ -142,3 +142,34 @@ public struct PLCrashSummary: Encodable, Sendable, Equatable {
         convert = PLCrashReporterFile.conversionHint
     }
 }
+
+/// The `kscrash-batch` kind: a JSON array of KSCrash reports, each read on its own as the server's
+/// intake reads it, so one damaged report is named without hiding the others.
+public struct KSCrashBatchSummary: Encodable, Sendable, Equatable {
+    /// One element of the array.
+    public struct Entry: Encodable, Sendable, Equatable {
+        /// Its position in the array, from 0.
+        public var index: Int
+        /// Its summary, when it reads as a KSCrash report.
+        public var report: KSCrashSummary?
+        /// Why it does not, otherwise.
+        public var problem: String?
+    }
+
+    /// How many reports the array holds.
+    public var count: Int
+    /// Every report, in order.
+    public var reports: [Entry]
+
+    /// Reads each of `ranges` (from `KSCrashBatch.split`) in `bytes`.
+    public init(_ bytes: [UInt8], ranges: [Range<Int>]) {
+        count = ranges.count
+        reports = ranges.enumerated().map { index, range in
+            do {
+                return Entry(index: index, report: KSCrashSummary(try KSCrashReport(bytes: Array(bytes[range]))), problem: nil)
+            } catch {
+                return Entry(index: index, report: nil, problem: "\(error)")
+            }
+        }
+    }
+}

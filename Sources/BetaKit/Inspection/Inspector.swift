@@ -55,7 +55,13 @@ public struct Inspector: Sendable {
     /// Inspects a file already in memory (an upload); `path` only names it in the result.
     public func inspect(bytes: [UInt8], path: String) throws(InspectionError) -> FileInspection {
         let recognition = FileRecognizer.recognize(bytes)
-        guard let kind = recognition.kind else { throw InspectionError.unrecognized(path: path, evidence: recognition.evidence) }
+        guard let kind = recognition.kind else {
+            // A KSCrash array is no single file kind, but CrashReportDocument (the intake's reader) knows it.
+            if let document = try? CrashReportDocument(bytes: bytes, recognition: recognition), document.format == .kscrashBatch {
+                return try kscrashBatch(document, path: path)
+            }
+            throw InspectionError.unrecognized(path: path, evidence: recognition.evidence)
+        }
         func damaged(_ error: any Error) -> InspectionError { .damaged(path: path, kind: kind, detail: "\(error)") }
         let summary: InspectionSummary
         do {
@@ -68,6 +74,9 @@ public struct Inspector: Sendable {
                 summary = .enrollmentReply(EnrollmentReplySummary(try DeviceEnrollmentReply(bytes: bytes), now: now))
             case .crashReport, .jetsamReport, .diagnosticReport, .kscrashReport, .hockeyAppCrashXML, .plcrash:
                 summary = try crashSummary(bytes, recognition: recognition, path: path)
+            case .kscrashBatch:
+                // The recognizer names no batches (they are told apart above); kept for exhaustiveness.
+                throw InspectionError.unrecognized(path: path, evidence: recognition.evidence)
             case .deviceList:
                 summary = try deviceList(bytes)
             case .plist:
@@ -118,6 +127,17 @@ public struct Inspector: Sendable {
         case .plcrash(let file): return .plcrash(PLCrashSummary(file))
         case .kscrashBatch: throw InspectionError.unrecognized(path: path, evidence: recognition.evidence)
         }
+    }
+
+    /// A JSON array of KSCrash reports: how many, and each one's summary or problem.
+    func kscrashBatch(_ document: CrashReportDocument, path: String) throws(InspectionError) -> FileInspection {
+        let content: CrashReportDocument.Content
+        do { content = try document.read() } catch {
+            if case .kscrashBatch(let detail) = error { throw .damaged(path: path, kind: .kscrashBatch, detail: "\(detail)") }
+            throw .unrecognized(path: path, evidence: document.evidence)
+        }
+        guard case .kscrashBatch(let ranges) = content else { throw .unrecognized(path: path, evidence: document.evidence) }
+        return FileInspection(path: path, kind: .kscrashBatch, summary: .kscrashBatch(KSCrashBatchSummary(document.bytes, ranges: ranges)))
     }
 
     func deviceList(_ bytes: [UInt8]) throws -> InspectionSummary {

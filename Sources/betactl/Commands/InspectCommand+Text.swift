@@ -88,6 +88,18 @@ enum InspectText {
             }
             addThread(report.crashedThread, to: &lines)
             if report.hasBinaryImages { addImages(report.images, to: &lines) } else { lines.add("Images", "none (the report has no binary_images)") }
+        case let .kscrashBatch(batch):
+            lines.add("Reports", "\(batch.count)")
+            for entry in batch.reports {
+                guard let report = entry.report else {
+                    extra.append("  [\(entry.index)] cannot be read: \(entry.problem ?? "unknown problem")")
+                    continue
+                }
+                let version = [report.appVersion, report.build.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
+                let exception = report.exception.map { [$0.name, $0.reason].compactMap { $0 }.joined(separator: ": ") }
+                extra.append("  [\(entry.index)] " + [report.process, version.isEmpty ? nil : version, report.timestamp, exception]
+                    .compactMap { $0 }.joined(separator: ", "))
+            }
         case let .hockeyApp(upload):
             lines.add("Bundle ID", upload.bundleId)
             lines.add("Version", [upload.versionString, upload.version.map { "(\($0))" }].compactMap { $0 }.joined(separator: " "))

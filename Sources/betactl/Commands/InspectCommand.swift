@@ -15,7 +15,7 @@ enum InspectCommand: SynchronousCommand {
         options: [.flag("--json", "Print one JSON object per file (an array for several), with a stable \"kind\" and its fields.")],
         discussion: """
         Files are recognised by their bytes, never by their name: provisioning-profile, ipa, xcarchive, app, dsym, macho, \
-        crash-report, jetsam-report, diagnostic-report, kscrash-report, hockeyapp-crash-xml, plcrash, mobileconfig, \
+        crash-report, jetsam-report, diagnostic-report, kscrash-report, kscrash-batch, hockeyapp-crash-xml, plcrash, mobileconfig, \
         device-enrollment-reply, device-list, plist and png. Needs no betactl home. A file betactl does not know, or a \
         damaged file of a known kind, is named on standard error with what it looks like or what is damaged (exit 65); \
         the other files are still inspected.
