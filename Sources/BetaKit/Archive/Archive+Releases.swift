@@ -199,13 +199,23 @@ extension Archive {
                        supersededBy: try row.optionalInt("superseded_by"))
     }
 
+    /// The columns of `SELECT … FROM release_groups`.
+    static let releaseGroupColumns = SQLColumns(["release_id", "name"])
+
+    /// Every release's groups by release id, names in order, read inside the caller's transaction.
+    static func releaseGroups(_ db: SQLiteConnection) throws -> [Int64: [String]] {
+        var groups: [Int64: [String]] = [:]
+        for found in try db.query("SELECT \(releaseGroupColumns.list) FROM release_groups ORDER BY name") {
+            let row = releaseGroupColumns.reader(found)
+            groups[try row.int("release_id"), default: []].append(try row.text("name"))
+        }
+        return groups
+    }
+
     /// Every release, newest first; revoked ones only when asked.
     public func releases(includeRevoked: Bool = true) throws -> [Release] {
         try home.store.read { db in
-            var groups: [Int64: [String]] = [:]
-            for row in try db.query("SELECT release_id, name FROM release_groups ORDER BY name") {
-                if let id = row.int(0), let name = row.string(1) { groups[id, default: []].append(name) }
-            }
+            let groups = try Self.releaseGroups(db)
             let filter = includeRevoked ? "" : "WHERE revoked_at IS NULL"
             return try db.query("SELECT \(Self.releaseColumns.list) FROM releases \(filter) ORDER BY id DESC").map { row throws(SQLRowError) in
                 try Self.release(from: row, groups: groups[try Self.releaseColumns.reader(row).int("id")] ?? [])

@@ -126,14 +126,18 @@ extension Archive {
         return true
     }
 
+    /// The columns `replacedSymbols()` reads, shared with its decoder.
+    static let replacedSymbolColumns = SQLColumns(["uuid", "arch", "blob", "replaced_at", "reason"])
+
     /// Symbol files replaced by better copies, oldest first: the blob of each is still archived.
     public func replacedSymbols() throws -> [(key: SymbolKey, path: String, replacedAt: Date, reason: String)] {
         try home.store.read { db in
-            try db.query("SELECT uuid, arch, blob, replaced_at, reason FROM replaced_symbols ORDER BY replaced_at, rowid").compactMap { row in
-                guard let uuid = row.string(0).flatMap(UUID.init(uuidString:)), let arch = row.string(1).flatMap(MachOArchitecture.init(name:)),
-                      let digest = row.string(2).flatMap(HashDigest.init(hex:)) else { return nil }
-                return (SymbolKey(uuid: uuid, architecture: arch), blobs.path(for: digest),
-                        row.string(3).flatMap(Timestamp.date) ?? .distantPast, row.string(4) ?? "")
+            try db.query("SELECT \(Self.replacedSymbolColumns.list) FROM replaced_symbols ORDER BY replaced_at, rowid").map { found throws(SQLRowError) in
+                let row = Self.replacedSymbolColumns.reader(found)
+                let key = SymbolKey(uuid: try row.parsed("uuid", as: "a UUID", UUID.init(uuidString:)),
+                                    architecture: try row.parsed("arch", as: "an architecture name", MachOArchitecture.init(name:)))
+                let digest = try row.parsed("blob", as: "a SHA-256 digest", HashDigest.init(hex:))
+                return (key: key, path: blobs.path(for: digest), replacedAt: try row.date("replaced_at"), reason: try row.text("reason"))
             }
         }
     }

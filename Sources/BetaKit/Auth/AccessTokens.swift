@@ -91,8 +91,9 @@ public struct AccessTokens: Sendable {
     public func liveScopesByDigest() throws -> [String: TokenScope] {
         try store.read { db in
             var scopes: [String: TokenScope] = [:]
-            for row in try db.query("SELECT digest, scope FROM api_tokens WHERE revoked_at IS NULL") {
-                if let digest = row.string(0), let scope = row.string(1).flatMap(TokenScope.init(rawValue:)) { scopes[digest] = scope }
+            for found in try db.query("SELECT \(Self.scopeColumns.list) FROM api_tokens WHERE revoked_at IS NULL") {
+                let row = Self.scopeColumns.reader(found)
+                scopes[try row.text("digest")] = try row.required("scope", as: TokenScope.self)
             }
             return scopes
         }
@@ -116,6 +117,9 @@ public struct AccessTokens: Sendable {
         else { throw AuthError.invalidName(raw) }
         return name
     }
+
+    /// The columns `liveScopesByDigest()` reads.
+    static let scopeColumns = SQLColumns(["digest", "scope"])
 
     /// The columns of `SELECT … FROM api_tokens`, shared with `token(from:)`.
     static let columns = SQLColumns(["id", "name", "scope", "created_at", "last_used_at", "revoked_at"])

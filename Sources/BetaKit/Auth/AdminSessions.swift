@@ -72,16 +72,19 @@ public struct AdminSessions: Sendable {
         }
     }
 
+    /// The columns `liveScopesByDigest` reads.
+    static let scopeColumns = SQLColumns(["s.digest", "t.scope", "s.expires_at"])
+
     /// The scope and expiry of every live session by the SHA-256 of its id (what a server keeps in
     /// memory to turn away an upload from someone not logged in before reading its body).
     public func liveScopesByDigest(now: Date) throws -> [String: (scope: TokenScope, expiresAt: Date)] {
         try store.read { db in
             var scopes: [String: (scope: TokenScope, expiresAt: Date)] = [:]
-            let rows = try db.query("SELECT s.digest, t.scope, s.expires_at FROM admin_sessions s JOIN api_tokens t ON t.id = s.token_id "
+            let rows = try db.query("SELECT \(Self.scopeColumns.list) FROM admin_sessions s JOIN api_tokens t ON t.id = s.token_id "
                 + "WHERE s.ended_at IS NULL AND s.expires_at > ? AND t.revoked_at IS NULL", [.text(Timestamp.string(now))])
-            for row in rows {
-                if let digest = row.string(0), let scope = row.string(1).flatMap(TokenScope.init(rawValue:)),
-                   let expires = row.string(2).flatMap(Timestamp.date) { scopes[digest] = (scope, expires) }
+            for found in rows {
+                let row = Self.scopeColumns.reader(found)
+                scopes[try row.text("s.digest")] = (try row.required("t.scope", as: TokenScope.self), try row.date("s.expires_at"))
             }
             return scopes
         }

@@ -72,13 +72,22 @@ public final class CrashProcessor: Sendable {
         return total
     }
 
+    /// The columns `analyse` reads: where the report's raw bytes are.
+    static let rawColumns = SQLColumns(["blob", "size"])
+
     private func analyse(_ id: Int64, symbolicator: Symbolicator) throws -> CrashAnalysis {
-        let row: (String, Int64)? = try store.home.store.read { db in
-            guard let row = try db.queryOne("SELECT blob, size FROM crash_reports WHERE id = ?", [.integer(id)]),
-                  let blob = row.string(0), let size = row.int(1) else { return nil }
-            return (blob, size)
+        let stored: (blob: String, size: Int64)?
+        do {
+            stored = try store.home.store.read { db in
+                guard let found = try db.queryOne("SELECT \(Self.rawColumns.list) FROM crash_reports WHERE id = ?", [.integer(id)]) else { return nil }
+                let row = Self.rawColumns.reader(found)
+                return (try row.text("blob"), try row.int("size"))
+            }
+        } catch let error as SQLRowError {
+            // Recorded on the report (not thrown) so the rest of the queue is still processed.
+            return CrashAnalysis(status: .unreadable, error: "the report's row is damaged: \(error)")
         }
-        guard let (blob, size) = row, let path = store.rawPath(sha256: blob) else {
+        guard let (blob, size) = stored, let path = store.rawPath(sha256: blob) else {
             return CrashAnalysis(status: .unreadable, error: "the report's row is damaged; restore the home from a backup")
         }
         let bytes: [UInt8]
@@ -116,12 +125,16 @@ extension CrashStore {
         }
     }
 
+    /// The columns `record` reads: what the report was before this processing.
+    static let recordColumns = SQLColumns(["signature_key", "tester_id", "received_at", "status"])
+
     /// Writes what processing found, links the report and keeps its group.
     func record(_ analysis: CrashAnalysis, for id: Int64, now: Date, db: SQLiteConnection) throws {
-        guard let row = try db.queryOne("SELECT signature_key, tester_id, received_at, status FROM crash_reports WHERE id = ?", [.integer(id)]) else { return }
-        let oldStatus = row.string(3)
-        let oldSignature = row.string(0)
-        let receivedAt = row.string(2) ?? Timestamp.string(now)
+        guard let found = try db.queryOne("SELECT \(Self.recordColumns.list) FROM crash_reports WHERE id = ?", [.integer(id)]) else { return }
+        let row = Self.recordColumns.reader(found)
+        let oldStatus = try row.text("status")
+        let oldSignature = try row.optionalText("signature_key")
+        let receivedAt = try row.text("received_at")
         try db.query("DELETE FROM crash_images WHERE report_id = ?", [.integer(id)])
         for image in analysis.images {
             try db.query("INSERT OR IGNORE INTO crash_images (report_id, uuid, arch, name, has_symbols, reason) VALUES (?, ?, ?, ?, ?, ?)",
@@ -129,7 +142,7 @@ extension CrashStore {
                           .integer(image.hasSymbols ? 1 : 0), .optional(image.reason)])
         }
         let release = try linkedRelease(analysis, db: db)
-        let tester = try linkedTester(id, current: row.int(1), db: db)
+        let tester = try linkedTester(id, current: try row.optionalInt("tester_id"), db: db)
         let device = try linkedDevice(report: id, tester: tester, analysis: analysis, db: db)
         var groupEvent: WebhookEvent?
         if let signature = analysis.signature {
@@ -180,15 +193,22 @@ extension CrashStore {
         return WebhookOutbox.isNewer(build, than: last)
     }
 
+    /// The columns `linkedRelease` reads: a release with an executable of a report's image.
+    static let sliceReleaseColumns = SQLColumns(["r.id", "r.revoked_at IS NULL AS active"])
+    /// The columns `linkedTester` reads: what an SDK upload says of its user.
+    static let uploaderColumns = SQLColumns(["user_id", "contact"])
+    /// The columns `linkedDevice` reads: a tester's device and the OS build its enrolment reported.
+    static let testerDeviceColumns = SQLColumns(["d.udid", "e.os_build"])
+
     /// The release whose executables have the report's app image UUIDs: the newest one still
     /// offered, else the newest.
     private func linkedRelease(_ analysis: CrashAnalysis, db: SQLiteConnection) throws -> Int64? {
         var best: (active: Bool, id: Int64)?
         for image in analysis.images {
-            for row in try db.query("SELECT r.id, r.revoked_at IS NULL FROM release_slices s JOIN releases r ON r.id = s.release_id WHERE s.uuid = ?",
-                                    [.text(image.uuid)]) {
-                guard let id = row.int(0) else { continue }
-                let candidate = (active: row.int(1) == 1, id: id)
+            for found in try db.query("SELECT \(Self.sliceReleaseColumns.list) FROM release_slices s JOIN releases r ON r.id = s.release_id WHERE s.uuid = ?",
+                                      [.text(image.uuid)]) {
+                let row = Self.sliceReleaseColumns.reader(found)
+                let candidate = (active: try row.int("active") == 1, id: try row.int("r.id"))
                 if best == nil || (candidate.active ? 1 : 0, candidate.id) > (best!.active ? 1 : 0, best!.id) { best = candidate }
             }
         }
@@ -200,8 +220,9 @@ extension CrashStore {
     private func linkedTester(_ id: Int64, current: Int64?, db: SQLiteConnection) throws -> Int64? {
         if let row = try db.queryOne("SELECT tester_id FROM crash_uploads WHERE report_id = ? AND tester_id IS NOT NULL ORDER BY id LIMIT 1", [.integer(id)]),
            let tester = row.int(0) { return tester }
-        for row in try db.query("SELECT user_id, contact FROM crash_uploads WHERE report_id = ? ORDER BY id", [.integer(id)]) {
-            for candidate in [row.string(0), row.string(1)].compactMap({ $0 }) where candidate.contains("@") {
+        for found in try db.query("SELECT \(Self.uploaderColumns.list) FROM crash_uploads WHERE report_id = ? ORDER BY id", [.integer(id)]) {
+            let row = Self.uploaderColumns.reader(found)
+            for candidate in [try row.optionalText("user_id"), try row.optionalText("contact")].compactMap({ $0 }) where candidate.contains("@") {
                 let email = String(candidate.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
                 if let match = try db.queryOne("SELECT id FROM testers WHERE removed_at IS NULL AND email = ? COLLATE NOCASE", [.text(email)]),
                    let tester = match.int(0) { return tester }
@@ -227,14 +248,18 @@ extension CrashStore {
         }
         guard let tester, let model = analysis.hardwareModel, !model.isEmpty else { return nil }
         let rows = try db.query("""
-            SELECT d.udid, e.os_build FROM devices d LEFT JOIN enrolled_devices e ON e.udid = d.udid
+            SELECT \(Self.testerDeviceColumns.list) FROM devices d LEFT JOIN enrolled_devices e ON e.udid = d.udid
             WHERE d.tester_id = ? AND d.removed_at IS NULL AND (d.model = ? OR e.product = ?)
             ORDER BY d.udid
             """, [.integer(tester), .text(model), .text(model)])
-        if rows.count == 1 { return rows[0].string(0) }
+            .map { found throws(SQLRowError) in
+                let row = Self.testerDeviceColumns.reader(found)
+                return (udid: try row.text("d.udid"), osBuild: try row.optionalText("e.os_build"))
+            }
+        if rows.count == 1 { return rows[0].udid }
         guard rows.count > 1, let build = analysis.osVersion.flatMap(Self.osBuild) else { return nil }
-        let sameBuild = rows.filter { $0.string(1) == build }
-        return sameBuild.count == 1 ? sameBuild[0].string(0) : nil
+        let sameBuild = rows.filter { $0.osBuild == build }
+        return sameBuild.count == 1 ? sameBuild[0].udid : nil
     }
 
     /// The build in an OS version as reports write it: "iPhone OS 17.4.1 (21E236)" gives "21E236".

@@ -85,15 +85,16 @@ public struct CrashStore: Sendable {
                 var duplicate = false
                 let id: Int64
                 var status = CrashStatus.queued
-                var existing = try db.queryOne("SELECT id, status, blob FROM crash_reports WHERE blob = ?", [.text(digest)])
+                var existing = try db.queryOne("SELECT \(Self.existingColumns.list) FROM crash_reports WHERE blob = ?", [.text(digest)])
                 if existing == nil, let identity = identities[index] {
                     existing = try db.queryOne(Self.sameIdentitySelect, [.text(identity)])
                 }
-                if let row = existing, let existingID = row.int(0) {
+                if let found = existing {
+                    let row = Self.existingColumns.reader(found)
                     duplicate = true
-                    id = existingID
-                    status = row.string(1).flatMap(CrashStatus.init(rawValue:)) ?? .queued
-                    digest = row.string(2) ?? digest
+                    id = try row.int("id")
+                    status = try row.required("status", as: CrashStatus.self)
+                    digest = try row.text("blob")
                     try db.query("UPDATE crash_reports SET last_received_at = ?, identity = coalesce(identity, ?) WHERE id = ?",
                                  [.text(stamp), .optional(identities[index]), .integer(id)])
                     // A later upload may name a tester the first did not: link it again.
@@ -134,7 +135,10 @@ public struct CrashStore: Sendable {
     /// The stored report another arrival with the same identity belongs to. A copy found unreadable
     /// (cut short, or nested too deep) does not absorb a later one: that one may be readable, and is
     /// kept as a report of its own.
-    static let sameIdentitySelect = "SELECT id, status, blob FROM crash_reports WHERE identity = ? AND status != 'unreadable' ORDER BY id LIMIT 1"
+    static let sameIdentitySelect = "SELECT \(existingColumns.list) FROM crash_reports WHERE identity = ? AND status != 'unreadable' ORDER BY id LIMIT 1"
+
+    /// The columns of a stored report that an arrival turns out to be a copy of.
+    static let existingColumns = SQLColumns(["id", "status", "blob"])
 
     /// Which of `identities` a stored report already has.
     func knownIdentities(_ identities: Set<String>) throws -> Set<String> {

@@ -138,14 +138,18 @@ public struct DeviceEnrollment: Sendable {
         }
     }
 
+    /// The columns `checkChallenge` reads.
+    static let challengeColumns = SQLColumns(["tester_id", "expires_at", "used_at"])
+
     /// Whether the challenge lets the reply through (`.registered`), or why not.
     static func checkChallenge(_ challenge: String, testerID: Int64, now: Date, db: SQLiteConnection) throws -> EnrollmentResult.Outcome {
-        guard let row = try db.queryOne("SELECT tester_id, expires_at, used_at FROM enrollment_challenges WHERE digest = ?",
-                                        [.text(InviteToken.digest(challenge))]) else { return .unknownChallenge }
+        guard let found = try db.queryOne("SELECT \(challengeColumns.list) FROM enrollment_challenges WHERE digest = ?",
+                                          [.text(InviteToken.digest(challenge))]) else { return .unknownChallenge }
+        let row = challengeColumns.reader(found)
         // Another tester's challenge is refused without using it up: it may still be theirs to use.
-        guard row.int(0) == testerID else { return .wrongTester }
-        if row.string(2) != nil { return .challengeUsed }
-        guard let expires = row.string(1).flatMap(Timestamp.date), now < expires else { return .expired }
+        guard try row.int("tester_id") == testerID else { return .wrongTester }
+        if try row.optionalText("used_at") != nil { return .challengeUsed }
+        guard now < (try row.date("expires_at")) else { return .expired }
         return .registered
     }
 

@@ -17,12 +17,21 @@ extension Store {
 
     /// The home's settings, or nil when `init` never finished.
     func loadSettings() throws -> HomeSettings? {
-        let values = try read { db in
-            try db.query("SELECT key, value FROM settings").reduce(into: [String: String]()) { result, row in
-                if let key = row.string(0), let value = row.string(1) { result[key] = value }
-            }
-        }
+        let values = try read { db in try Self.settingValues(db) }
         return Self.settings(from: values)
+    }
+
+    /// The columns of `SELECT … FROM settings`.
+    static let settingColumns = SQLColumns(["key", "value"])
+
+    /// Every stored setting by key, read inside the caller's transaction.
+    static func settingValues(_ db: SQLiteConnection) throws -> [String: String] {
+        var values: [String: String] = [:]
+        for found in try db.query("SELECT \(settingColumns.list) FROM settings") {
+            let row = settingColumns.reader(found)
+            values[try row.text("key")] = try row.text("value")
+        }
+        return values
     }
 
     static func settings(from values: [String: String]) -> HomeSettings? {
@@ -41,9 +50,7 @@ extension Store {
     /// `created_at` is written last so a half-finished first `init` reads as uninitialised.
     func applySettings(_ change: HomeSettingsChange, now: Date) throws -> (before: HomeSettings?, after: HomeSettings) {
         try write { db in
-            let existing = try db.query("SELECT key, value FROM settings").reduce(into: [String: String]()) { result, row in
-                if let key = row.string(0), let value = row.string(1) { result[key] = value }
-            }
+            let existing = try Self.settingValues(db)
             let before = Self.settings(from: existing)
             func put(_ key: String, _ value: String) throws {
                 try db.query("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -59,10 +66,7 @@ extension Store {
                 try put(SettingKey.publicURL, HomeSettings.defaultPublicURL)
             }
             if before == nil { try put(SettingKey.createdAt, Timestamp.string(now)) }
-            var merged = existing
-            for row in try db.query("SELECT key, value FROM settings") {
-                if let key = row.string(0), let value = row.string(1) { merged[key] = value }
-            }
+            let merged = existing.merging(try Self.settingValues(db)) { _, stored in stored }
             guard let after = Self.settings(from: merged) else {
                 throw SQLiteError(code: 1, message: "settings were not saved", sql: nil)
             }

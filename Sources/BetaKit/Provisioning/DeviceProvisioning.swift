@@ -15,18 +15,23 @@ public enum DeviceProvisioning: String, Sendable, Equatable {
     /// A job for it stopped for good; the team was told (`job.failed`).
     case failed
 
+    /// The columns of the jobs `load(db:)` reads.
+    static let columns = SQLColumns(["kind", "state", "subject", "payload"])
+
     /// The state of every device with a register-device job, by upper-cased UDID, read inside the
     /// caller's transaction from the newest jobs.
     static func load(db: SQLiteConnection) throws -> [String: DeviceProvisioning] {
         var registration: [String: Job.State] = [:]
         var batches: [String: Job.State] = [:]
-        let rows = try db.query("SELECT kind, state, subject, payload FROM jobs WHERE kind IN (?, ?) ORDER BY id DESC LIMIT 1000",
+        let rows = try db.query("SELECT \(columns.list) FROM jobs WHERE kind IN (?, ?) ORDER BY id DESC LIMIT 1000",
                                 [.text(JobKind.registerDevice.rawValue), .text(JobKind.refreshApps.rawValue)])
-        for row in rows {
-            guard let state = row.string(1).flatMap(Job.State.init(rawValue:)) else { continue }
-            if row.string(0) == JobKind.registerDevice.rawValue {
-                if let udid = row.string(2)?.uppercased(), registration[udid] == nil { registration[udid] = state }
-            } else if let batch = try? JSONDecoder().decode(ProvisioningPayload.Batch.self, from: Data((row.string(3) ?? "").utf8)) {
+        for found in rows {
+            let row = columns.reader(found)
+            let state = try row.required("state", as: Job.State.self)
+            if try row.text("kind") == JobKind.registerDevice.rawValue {
+                if let udid = try row.optionalText("subject")?.uppercased(), registration[udid] == nil { registration[udid] = state }
+            } else if let batch = try? JSONDecoder().decode(ProvisioningPayload.Batch.self, from: Data(try row.text("payload").utf8)) {
+                // A batch whose payload does not decode (an older version's) names no devices.
                 for udid in batch.udids.map({ $0.uppercased() }) where batches[udid] == nil { batches[udid] = state }
             }
         }

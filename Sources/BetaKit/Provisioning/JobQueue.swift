@@ -19,15 +19,22 @@ public struct JobQueue: Sendable {
     /// The queue of `home`.
     public init(home: Home) { self.home = home }
 
-    static let columns = "id, kind, state, step, subject, payload, attempts, next_attempt_ms, last_error, created_at, updated_at, finished_at"
+    /// The columns of `SELECT … FROM jobs`, shared with `job(from:)`.
+    static let columns = SQLColumns(["id", "kind", "state", "step", "subject", "payload", "attempts", "next_attempt_ms", "last_error",
+                                     "created_at", "updated_at", "finished_at"])
+    /// `columns` and the claim's owner, read by `claim(now:kinds:)`.
+    static let claimColumns = SQLColumns(columns.entries + ["claimed_by", "claimed_at"])
 
-    static func job(from row: SQLiteRow) -> Job? {
-        guard let id = row.int(0), let kind = row.string(1), let state = row.string(2).flatMap(Job.State.init(rawValue:)) else { return nil }
-        return Job(id: id, kind: kind, state: state, step: row.string(3) ?? "", subject: row.string(4), payload: row.string(5) ?? "{}",
-                   attempts: Int(row.int(6) ?? 0), nextAttemptAt: row.int(7).map { Date(timeIntervalSince1970: Double($0) / 1000) },
-                   lastError: row.string(8), createdAt: row.string(9).flatMap(Timestamp.date) ?? .distantPast,
-                   updatedAt: row.string(10).flatMap(Timestamp.date) ?? .distantPast, finishedAt: row.string(11).flatMap(Timestamp.date))
+    /// Decodes a job from a row whose SELECT includes `columns`.
+    static func job(from row: SQLRowReader) throws(SQLRowError) -> Job {
+        Job(id: try row.int("id"), kind: try row.text("kind"), state: try row.required("state", as: Job.State.self), step: try row.text("step"),
+            subject: try row.optionalText("subject"), payload: try row.text("payload"), attempts: Int(try row.int("attempts")),
+            nextAttemptAt: try row.optionalInt("next_attempt_ms").map { Date(timeIntervalSince1970: Double($0) / 1000) },
+            lastError: try row.optionalText("last_error"), createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"),
+            finishedAt: try row.optionalDate("finished_at"))
     }
+
+    static func job(from row: SQLiteRow) throws(SQLRowError) -> Job { try job(from: columns.reader(row)) }
 
     static func milliseconds(_ date: Date) -> Int64 { WebhookOutbox.milliseconds(date) }
 
@@ -37,8 +44,8 @@ public struct JobQueue: Sendable {
     public func jobs(limit: Int = 500, activeOnly: Bool = false) throws -> [Job] {
         try home.store.read { db in
             let filter = activeOnly ? "WHERE state NOT IN ('succeeded', 'failed', 'cancelled')" : ""
-            return try db.query("SELECT \(Self.columns) FROM jobs \(filter) ORDER BY id DESC LIMIT ?", [.integer(Int64(max(1, limit)))])
-                .compactMap(Self.job(from:))
+            return try db.query("SELECT \(Self.columns.list) FROM jobs \(filter) ORDER BY id DESC LIMIT ?", [.integer(Int64(max(1, limit)))])
+                .map { row throws(SQLRowError) in try Self.job(from: row) }
         }
     }
 
@@ -48,10 +55,8 @@ public struct JobQueue: Sendable {
     }
 
     static func job(id: Int64, db: SQLiteConnection) throws -> Job {
-        guard let job = try db.queryOne("SELECT \(columns) FROM jobs WHERE id = ?", [.integer(id)]).flatMap(Self.job(from:)) else {
-            throw JobError.unknownJob(id)
-        }
-        return job
+        guard let row = try db.queryOne("SELECT \(columns.list) FROM jobs WHERE id = ?", [.integer(id)]) else { throw JobError.unknownJob(id) }
+        return try Self.job(from: row)
     }
 
     /// When the next waiting or queued job is due (nil: none is; a date in the past: one is due now).
@@ -88,21 +93,25 @@ public struct JobQueue: Sendable {
         let me = Int64(CurrentProcess.id)
         return try home.store.write { db in
             let rows = try db.query("""
-                SELECT \(Self.columns), claimed_by, claimed_at FROM jobs
+                SELECT \(Self.claimColumns.list) FROM jobs
                 WHERE (state IN ('queued', 'waiting') AND coalesce(next_attempt_ms, 0) <= ?) OR state = 'running'
                 ORDER BY coalesce(next_attempt_ms, 0), id LIMIT 64
                 """, [.integer(Self.milliseconds(now))])
-            func isLive(_ row: SQLiteRow) -> Bool {
-                let owner = row.int(12) ?? 0
-                let claimedAt = row.string(13).flatMap(Timestamp.date) ?? .distantPast
+            let candidates = try rows.map { row throws(SQLRowError) in
+                let row = Self.claimColumns.reader(row)
+                let job = try Self.job(from: row)
+                // An unclaimed job has no owner (NULL): it is nobody's, so not live.
+                let owner = try row.optionalInt("claimed_by") ?? 0
+                let claimedAt = try row.optionalDate("claimed_at") ?? .distantPast
                 let stale = now.timeIntervalSince(claimedAt) > Self.staleClaim
-                return owner == me || (Archive.isAlive(Int32(truncatingIfNeeded: owner)) && !stale)
+                let live = owner == me || (Archive.isAlive(Int32(truncatingIfNeeded: owner)) && !stale)
+                return (job: job, live: live)
             }
-            let busy = Set(rows.filter { $0.string(2) == Job.State.running.rawValue && isLive($0) }.compactMap { $0.string(1) })
-            for row in rows {
-                guard var job = Self.job(from: row) else { continue }
+            let busy = Set(candidates.filter { $0.job.state == .running && $0.live }.map(\.job.kind))
+            for candidate in candidates {
+                var job = candidate.job
                 if let kinds, !kinds.contains(job.kind) { continue }
-                if job.state == .running, isLive(row) { continue }
+                if job.state == .running, candidate.live { continue }
                 if Self.exclusiveKinds.contains(job.kind), busy.contains(job.kind) { continue }
                 job.attempts += 1
                 job.state = .running

@@ -19,10 +19,14 @@ extension Roster {
         try db.query("SELECT name FROM tester_groups WHERE tester_id = ? ORDER BY name", [.integer(id)]).compactMap { $0.string(0) }
     }
 
+    /// The columns of `SELECT … FROM tester_groups`.
+    static let testerGroupColumns = SQLColumns(["tester_id", "name"])
+
     static func loadTesters(_ db: SQLiteConnection, includeRemoved: Bool) throws -> [Tester] {
         var groupsByTester: [Int64: [String]] = [:]
-        for row in try db.query("SELECT tester_id, name FROM tester_groups ORDER BY name") {
-            if let id = row.int(0), let name = row.string(1) { groupsByTester[id, default: []].append(name) }
+        for found in try db.query("SELECT \(testerGroupColumns.list) FROM tester_groups ORDER BY name") {
+            let row = testerGroupColumns.reader(found)
+            groupsByTester[try row.int("tester_id"), default: []].append(try row.text("name"))
         }
         let filter = includeRemoved ? "" : "WHERE removed_at IS NULL"
         return try db.query("SELECT \(testerColumns.list) FROM testers \(filter) ORDER BY id").map { row throws(SQLRowError) in

@@ -90,6 +90,14 @@ struct SQLRowReader {
         return text
     }
 
+    /// TEXT that must be there and that `parse` reads as a value (a UUID, a digest…); `expected`
+    /// names what it should be for the error when `parse` gives nil.
+    func parsed<Value>(_ name: String, as expected: String, _ parse: (String) -> Value?) throws(SQLRowError) -> Value {
+        let text = try text(name)
+        guard let value = parse(text) else { throw SQLRowError(column: name, problem: .unreadable(text, expected: expected)) }
+        return value
+    }
+
     /// A stored timestamp (`Timestamp`) that may be NULL.
     func optionalDate(_ name: String) throws(SQLRowError) -> Date? {
         guard let text = try optionalText(name) else { return nil }

@@ -29,6 +29,10 @@ struct IdentityTable: Sendable {
         ["certificate_pem", "private_key_pem", "subject"] + (keepsSHA1 ? ["sha1"] : []) + ["expires_at", "chain_count", "imported_at"]
     }
 
+    /// The columns `load` reads, named with the table (`signing_identity.subject`) so an error
+    /// says which store is damaged.
+    var selectColumns: SQLColumns { SQLColumns(columns.map { "\(name).\($0)" }) }
+
     /// Stores the identity in `home`, replacing any earlier one. `certificateDER` is the signing
     /// certificate, read for its subject, fingerprint and expiry; the PEM texts are kept as given
     /// (already checked to belong together by the caller, which has libcrypto).
@@ -55,12 +59,13 @@ struct IdentityTable: Sendable {
 
     /// The stored identity, if any.
     func load(_ db: SQLiteConnection) throws -> Row? {
-        guard let row = try db.queryOne("SELECT \(columns.joined(separator: ", ")) FROM \(name) WHERE id = 1"),
-              let certificate = row.string(0), let key = row.string(1) else { return nil }
-        let next = keepsSHA1 ? 4 : 3
-        return Row(certificatePEM: certificate, privateKeyPEM: key, subject: row.string(2) ?? "", sha1: keepsSHA1 ? row.string(3) ?? "" : "",
-                   expiresAt: row.string(next).flatMap(Timestamp.date) ?? .distantPast, chainCount: Int(row.int(next + 1) ?? 0),
-                   importedAt: row.string(next + 2).flatMap(Timestamp.date) ?? .distantPast)
+        let columns = selectColumns
+        guard let found = try db.queryOne("SELECT \(columns.list) FROM \(name) WHERE id = 1") else { return nil }
+        let row = columns.reader(found)
+        return Row(certificatePEM: try row.text("\(name).certificate_pem"), privateKeyPEM: try row.text("\(name).private_key_pem"),
+                   subject: try row.text("\(name).subject"), sha1: keepsSHA1 ? try row.text("\(name).sha1") : "",
+                   expiresAt: try row.date("\(name).expires_at"), chainCount: Int(try row.int("\(name).chain_count")),
+                   importedAt: try row.date("\(name).imported_at"))
     }
 
     /// Removes the stored identity from `home`; false when there was none.

@@ -83,10 +83,11 @@ public struct WebhookDeliverer: Sendable {
         return try home.store.write { db in
             // Attempts left unfinished by a process that is gone, or past their lease, are over:
             // their deliveries are due now.
-            for row in try db.query("SELECT id, delivery_id, owner_pid, lease_until_ms FROM webhook_attempts WHERE finished_at IS NULL") {
-                guard let id = row.int(0), let delivery = row.int(1), let owner = row.int(2) else { continue }
+            for found in try db.query("SELECT \(Self.openAttemptColumns.list) FROM webhook_attempts WHERE finished_at IS NULL") {
+                let row = Self.openAttemptColumns.reader(found)
+                let id = try row.int("id"), delivery = try row.int("delivery_id"), owner = try row.int("owner_pid")
                 let ownerGone = owner != pid && !CurrentProcess.exists(Int32(truncatingIfNeeded: owner))
-                let leaseOver = (row.int(3) ?? 0) < nowMS
+                let leaseOver = try row.int("lease_until_ms") < nowMS
                 guard ownerGone || leaseOver else { continue }
                 let reason = ownerGone ? "interrupted: the process sending it stopped" : "interrupted: its lease ran out before an answer was recorded"
                 try db.query("UPDATE webhook_attempts SET finished_at = ?, error = ? WHERE id = ?",
@@ -210,6 +211,9 @@ public struct WebhookDeliverer: Sendable {
 }
 
 extension WebhookDeliverer {
+    /// The columns of an unfinished attempt, read to take over an interrupted one.
+    static let openAttemptColumns = SQLColumns(["id", "delivery_id", "owner_pid", "lease_until_ms"])
+
     /// The columns a claim reads: the delivery, its endpoint and its event, shared with the decoder.
     static let claimColumns = SQLColumns(["d.id", "d.webhook_id", "d.message_id", "d.attempts", "w.url", "w.format", "w.secret", "w.allow_private",
                                           "e.type", "e.payload", "e.summary", "e.link", "e.created_at"])

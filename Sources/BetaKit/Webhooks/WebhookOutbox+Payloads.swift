@@ -12,6 +12,17 @@ extension WebhookOutbox {
     static let releaseColumns = SQLColumns(["bundle_id", "display_name", "version", "build", "notes", "created_at", "revoked_at", "source_name",
                                             "(SELECT group_concat(name, ',') FROM release_groups WHERE release_id = releases.id) AS group_names"])
 
+    /// The columns of a tester's payload object.
+    static let testerColumns = SQLColumns(["name", "email"])
+    /// The columns of a device's name and owner, read by `deviceRegistered`.
+    static let deviceColumns = SQLColumns(["name", "tester_id"])
+    /// The columns of a profile's payload.
+    static let profileColumns = SQLColumns(["name", "type", "expires_at", "device_count", "application_identifier"])
+    /// The columns of a crash group's payload.
+    static let crashGroupColumns = SQLColumns(["title", "exception_type", "first_seen_at"])
+    /// The columns of a crash report's payload.
+    static let crashReportColumns = SQLColumns(["bundle_id", "app_version", "app_build", "release_id", "tester_id"])
+
     /// `release.published`, `release.revoked` or `release.downloaded` for release `id`.
     static func release(_ event: WebhookEvent, id: Int64, db: SQLiteConnection, now: Date, extra: [(String, WebhookData)] = []) throws {
         guard let found = try db.queryOne("SELECT \(Self.releaseColumns.list) FROM releases WHERE id = ?", [.integer(id)]) else { return }
@@ -46,8 +57,10 @@ extension WebhookOutbox {
 
     /// The `tester` object of a payload (never the tester's token).
     static func testerFields(_ id: Int64?, db: SQLiteConnection) throws -> (WebhookData, String?) {
-        guard let id, let row = try db.queryOne("SELECT name, email FROM testers WHERE id = ?", [.integer(id)]) else { return (.null, nil) }
-        return (.object([("id", .int(id)), ("name", .optional(row.string(0))), ("email", .optional(row.string(1)))]), row.string(0))
+        guard let id, let found = try db.queryOne("SELECT \(testerColumns.list) FROM testers WHERE id = ?", [.integer(id)]) else { return (.null, nil) }
+        let row = testerColumns.reader(found)
+        let name = try row.text("name")
+        return (.object([("id", .int(id)), ("name", .string(name)), ("email", .optional(try row.optionalText("email")))]), name)
     }
 
     /// `tester.added`.
@@ -75,31 +88,32 @@ extension WebhookOutbox {
 
     /// `device.registered`: the roster's device `udid` was registered with Apple as `appleID`.
     static func deviceRegistered(udid: String, appleID: String, family: DeviceFamily, db: SQLiteConnection, now: Date) throws {
-        let row = try db.queryOne("SELECT name, tester_id FROM devices WHERE udid = ? COLLATE NOCASE", [.text(udid)])
-        try device(.deviceRegistered, udid: udid, name: row?.string(0), family: family.rawValue, testerID: row?.int(1), db: db, now: now,
+        let row = try db.queryOne("SELECT \(deviceColumns.list) FROM devices WHERE udid = ? COLLATE NOCASE", [.text(udid)]).map(deviceColumns.reader)
+        try device(.deviceRegistered, udid: udid, name: try row?.text("name"), family: family.rawValue, testerID: try row?.optionalInt("tester_id"), db: db, now: now,
                    extra: [("apple_device_id", .string(appleID))])
     }
 
     /// `profile.imported` or `profile.expiring` for profile `uuid`.
     static func profile(_ event: WebhookEvent, uuid: String, db: SQLiteConnection, now: Date, extra: [(String, WebhookData)] = []) throws {
-        guard let row = try db.queryOne("SELECT name, type, expires_at, device_count, application_identifier FROM profiles WHERE uuid = ?",
-                                        [.text(uuid)]) else { return }
-        let name = row.string(0) ?? uuid
-        let summary = event == .profileImported ? "Profile \(name) was imported" : "Profile \(name) expires on \(String((row.string(2) ?? "").prefix(10)))"
-        try enqueue(event, [("profile", .object([("uuid", .string(uuid)), ("name", .string(name)), ("type", .optional(row.string(1))),
-                                                 ("expires_at", .optional(row.string(2))), ("device_count", .optional(row.int(3))),
-                                                 ("application_identifier", .optional(row.string(4)))]))] + extra,
+        guard let found = try db.queryOne("SELECT \(profileColumns.list) FROM profiles WHERE uuid = ?", [.text(uuid)]) else { return }
+        let row = profileColumns.reader(found)
+        let name = try row.text("name"), expiresAt = try row.text("expires_at")
+        let summary = event == .profileImported ? "Profile \(name) was imported" : "Profile \(name) expires on \(String(expiresAt.prefix(10)))"
+        try enqueue(event, [("profile", .object([("uuid", .string(uuid)), ("name", .string(name)), ("type", .string(try row.text("type"))),
+                                                 ("expires_at", .string(expiresAt)), ("device_count", .optional(try row.optionalInt("device_count"))),
+                                                 ("application_identifier", .optional(try row.optionalText("application_identifier")))]))] + extra,
                     summary: summary, path: "/admin/profiles/\(uuid)", db: db, now: now)
     }
 
     /// A crash-group event for the group `signature` and the report that caused it.
     static func crash(_ event: WebhookEvent, signature: String, reportID: Int64, db: SQLiteConnection, now: Date) throws {
-        guard let group = try db.queryOne("SELECT title, exception_type, first_seen_at FROM crash_groups WHERE signature_key = ?",
+        guard let found = try db.queryOne("SELECT \(crashGroupColumns.list) FROM crash_groups WHERE signature_key = ?",
                                           [.text(signature)]) else { return }
-        let report = try db.queryOne("SELECT bundle_id, app_version, app_build, release_id, tester_id FROM crash_reports WHERE id = ?",
-                                     [.integer(reportID)])
-        let (tester, _) = try testerFields(report?.int(4), db: db)
-        let title = group.string(0) ?? "crash"
+        let group = crashGroupColumns.reader(found)
+        let report = try db.queryOne("SELECT \(crashReportColumns.list) FROM crash_reports WHERE id = ?", [.integer(reportID)])
+            .map(crashReportColumns.reader)
+        let (tester, _) = try testerFields(try report?.optionalInt("tester_id"), db: db)
+        let title = try group.text("title")
         let verb = switch event {
         case .crashNewGroup: "New crash"
         case .crashRegressed: "Crash seen again in a newer build"
@@ -107,11 +121,13 @@ extension WebhookOutbox {
         }
         let path = event == .crashSymbolicated ? "/admin/crashes/\(reportID)" : "/admin/crashes/groups/\(Self.pathComponent(signature))"
         try enqueue(event, [
-            ("group", .object([("signature", .string(signature)), ("title", .string(title)), ("exception_type", .optional(group.string(1))),
-                               ("first_seen_at", .optional(group.string(2))),
+            ("group", .object([("signature", .string(signature)), ("title", .string(title)), ("exception_type", .string(try group.text("exception_type"))),
+                               ("first_seen_at", .string(try group.text("first_seen_at"))),
                                ("url", .string(try publicURL(db) + "/admin/crashes/groups/\(Self.pathComponent(signature))"))])),
-            ("report", .object([("id", .int(reportID)), ("bundle_id", .optional(report?.string(0))), ("app_version", .optional(report?.string(1))),
-                                ("app_build", .optional(report?.string(2))), ("release_id", .optional(report?.int(3)))])),
+            ("report", .object([("id", .int(reportID)), ("bundle_id", .optional(try report?.optionalText("bundle_id"))),
+                                ("app_version", .optional(try report?.optionalText("app_version"))),
+                                ("app_build", .optional(try report?.optionalText("app_build"))),
+                                ("release_id", .optional(try report?.optionalInt("release_id")))])),
             ("tester", tester),
         ], summary: "\(verb): \(title)", path: path, db: db, now: now)
     }

@@ -8,14 +8,19 @@ import Foundation
 /// so a change that rolls back sends nothing and a committed one is never lost. The delivery
 /// worker (`WebhookDeliverer`) sends them later, never on a request path.
 public enum WebhookOutbox {
+    /// The columns of an endpoint `enqueue` may record an event for.
+    static let subscriberColumns = SQLColumns(["id", "events"])
+
     /// Records `event` for every enabled endpoint subscribed to it (or only `webhookID`), inside
     /// the caller's transaction. `fields` become the payload's `data` with `summary` and `url`
     /// (the absolute dashboard link made from `path`) added; with no subscriber nothing is written.
     static func enqueue(_ event: WebhookEvent, _ fields: [(String, WebhookData)], summary: String, path: String?,
                         db: SQLiteConnection, now: Date, only webhookID: Int64? = nil) throws {
-        let subscribers = try db.query("SELECT id, events FROM webhooks WHERE disabled_at IS NULL").compactMap { row -> Int64? in
-            guard let id = row.int(0), webhookID == nil || webhookID == id else { return nil }
-            let events = Webhooks.events(from: row.string(1) ?? "")
+        let subscribers = try db.query("SELECT \(subscriberColumns.list) FROM webhooks WHERE disabled_at IS NULL").compactMap { found throws(SQLRowError) -> Int64? in
+            let row = subscriberColumns.reader(found)
+            let id = try row.int("id")
+            guard webhookID == nil || webhookID == id else { return nil }
+            let events = Webhooks.events(from: try row.text("events"))
             return event == .webhookTest || events.isEmpty || events.contains(event) ? id : nil
         }
         guard !subscribers.isEmpty else { return }
