@@ -68,4 +68,20 @@ import TestSupport
             #expect(error.description.hasPrefix("database error: column signing_identity.expires_at holds \"soon\""))
         }
     }
+
+    @Test func aCrashReportWithTextForItsSizeIsRecordedUnreadableNamingTheColumn() throws {
+        let fixture = try CrashFixture()
+        let receipt = try #require(try fixture.submit([CrashFixture.report("App-309.ips")]).first)
+        try fixture.home.store.write { db in try db.query("UPDATE crash_reports SET size = 'big' WHERE id = ?", [.integer(receipt.reportID)]) }
+        // Recorded on the report, so the rest of the queue is still processed.
+        #expect(try fixture.process() == 1)
+        let columns = SQLColumns(["status", "error"])
+        let found = try #require(try fixture.home.store.read { db in
+            try db.queryOne("SELECT \(columns.list) FROM crash_reports WHERE id = ?", [.integer(receipt.reportID)])
+        })
+        let row = columns.reader(found)
+        #expect(try row.required("status", as: CrashStatus.self) == .unreadable)
+        #expect(try row.text("error") == "the report's row is damaged: database error: column size holds text where betactl stores an integer; "
+            + "the database was changed outside betactl or is damaged, so restore the home from a backup (betactl backup)")
+    }
 }
