@@ -132,13 +132,16 @@ extension Archive {
     /// Symbol files replaced by better copies, oldest first: the blob of each is still archived.
     public func replacedSymbols() throws -> [(key: SymbolKey, path: String, replacedAt: Date, reason: String)] {
         try home.store.read { db in
-            try db.query("SELECT \(Self.replacedSymbolColumns.list) FROM replaced_symbols ORDER BY replaced_at, rowid").map { found throws(SQLRowError) in
-                let row = Self.replacedSymbolColumns.reader(found)
-                let key = SymbolKey(uuid: try row.parsed("uuid", as: "a UUID", UUID.init(uuidString:)),
-                                    architecture: try row.parsed("arch", as: "an architecture name", MachOArchitecture.init(name:)))
-                let digest = try row.parsed("blob", as: "a SHA-256 digest", HashDigest.init(hex:))
-                return (key: key, path: blobs.path(for: digest), replacedAt: try row.date("replaced_at"), reason: try row.text("reason"))
-            }
+            try db.query("SELECT \(Self.replacedSymbolColumns.list) FROM replaced_symbols ORDER BY replaced_at, rowid")
+                .compactMap { found throws(SQLRowError) -> (key: SymbolKey, path: String, replacedAt: Date, reason: String)? in
+                    let row = Self.replacedSymbolColumns.reader(found)
+                    // An architecture stored by its numbers (`cpu<type>/<subtype>`, one betactl has no
+                    // name for) does not read back as one: such a row is left out, as it always was.
+                    guard let architecture = MachOArchitecture(name: try row.text("arch")) else { return nil }
+                    let key = SymbolKey(uuid: try row.parsed("uuid", as: "a UUID", UUID.init(uuidString:)), architecture: architecture)
+                    let digest = try row.parsed("blob", as: "a SHA-256 digest", HashDigest.init(hex:))
+                    return (key: key, path: blobs.path(for: digest), replacedAt: try row.date("replaced_at"), reason: try row.text("reason"))
+                }
         }
     }
 }
