@@ -61,7 +61,7 @@ struct AppleCommandTests {
         let cli = Betactl(home: dir.child("home"))
         try cli.ok("init")
         let rsa = dir.child("rsa.p8")
-        #expect(try runToolNow("openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024", "-out", rsa]).status == 0)
+        try TestKeys.rsa("not-p256", bits: 1024, copiedTo: rsa)
         let notP256 = try cli.run(connectArguments(server, key: rsa))
         #expect(notP256.status == 65)
         #expect(notP256.stderr.contains("is a private key but not an elliptic-curve P-256 key"))

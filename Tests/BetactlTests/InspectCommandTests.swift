@@ -276,7 +276,8 @@ import TestSupport
         let (cli, directory) = try Self.runner()
         defer { withExtendedLifetime(directory) {} }
         let key = directory.child("device.key"), cert = directory.child("device.pem")
-        let made = try await runTool("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+        try await blocking { _ = try TestKeys.rsa("inspect-device", copiedTo: key) }
+        let made = try await runTool("openssl", ["req", "-x509", "-key", key, "-out", cert, "-days", "1",
                                                  "-subj", "/CN=00008030-001A2B3C4D5E6F70"])
         #expect(made.status == 0, "\(made.error)")
         let attributes = """

@@ -88,7 +88,7 @@ struct ResignCommandTests {
         let dir = try TemporaryDirectory()
         // The developer's build: the synthetic app signed by one identity, zipped with its links (zip -y).
         let developer = try TemporaryDirectory("developer")
-        try ResigningFixtures.make(in: developer)
+        try ResigningFixtures.make(in: developer, role: "developer")
         try FileManager.default.createDirectory(atPath: dir.child("build/Payload"), withIntermediateDirectories: true)
         let app = try SyntheticApp.build(dir, in: dir.child("build/Payload"))
         try Self.signer(developer).sign(appAt: app, name: "Payload/App.app")

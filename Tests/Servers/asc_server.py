@@ -12,8 +12,10 @@ a real CMS-signed .mobileprovision made with `openssl cms -sign`.
 
 Usage: asc_server.py --openapi DOC.json --state DIR --scenario SCENARIO.json
 DIR receives ca.pem (trust it), calls.jsonl (one line per call: method, path, status, problems),
-and is where the keys and certificates are made. The first line on stdout is
-"listening on https://127.0.0.1:PORT". SCENARIO.json (all optional):
+and is where the certificates are made. Their RSA keys are the cached test keys of
+Tests/TestSupport/TestKeys.swift, one per role, in $BETACTL_TEST_KEYS, else in .build/test-keys
+beside Package.swift. The first line on stdout is "listening on https://127.0.0.1:PORT".
+SCENARIO.json (all optional):
   {"key_id": "ABC123DEFG", "issuer_id": "UUID", "public_key": "PEM of the API key's public half",
    "devices": [{"udid":..., "name":..., "deviceClass": "IPHONE", "status": "ENABLED", "addedDate": ...}],
    "generate_devices": 450, "classes": {"UDID": "IPAD"}, "bundle_ids": ["com.example.app", ...],
@@ -25,7 +27,7 @@ once each: the first call matching a rule's method and path (a prefix) is carrie
 answer is held back: DIR/held gets a line "METHOD PATH" and the answer waits until DIR/release
 exists, so a test can kill the client exactly after Apple acted but before it heard back.
 """
-import argparse, base64, datetime, json, os, plistlib, ssl, subprocess, sys, tempfile, threading, time, urllib.parse, uuid
+import argparse, base64, datetime, json, os, plistlib, shutil, ssl, subprocess, sys, tempfile, threading, time, urllib.parse, uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from openapi_core import Config, OpenAPI
@@ -37,6 +39,37 @@ APPLE = "https://api.appstoreconnect.apple.com"
 
 def run(*command, data=None):
     return subprocess.run(command, input=data, check=True, capture_output=True).stdout
+
+
+TEST_KEYS = os.environ.get("BETACTL_TEST_KEYS") or os.path.normpath(
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build", "test-keys"))
+
+
+def test_key(role, bits=2048):
+    """The cached throwaway RSA key of `role`, as Tests/TestSupport/TestKeys.swift makes it (same folder,
+    same names): generated under a unique temporary name and published with a hard link, so the first
+    creator wins and a published key is never replaced."""
+    path = os.path.join(TEST_KEYS, "rsa%d-%s.pem" % (bits, role))
+    if os.path.exists(path):
+        return path
+    os.makedirs(TEST_KEYS, exist_ok=True)
+    temporary = os.path.join(TEST_KEYS, ".tmp-%d-%s.pem" % (os.getpid(), uuid.uuid4()))
+    try:
+        run("openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:%d" % bits, "-out", temporary)
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            pass
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+    return path
+
+
+def copy_test_key(role, destination):
+    """The cached key of `role` copied to `destination` (where the tests read it)."""
+    shutil.copyfile(test_key(role), destination)
+    return destination
 
 
 def b64url_decode(text):
@@ -102,7 +135,8 @@ class Apple:
         for index in range(count):
             key, cert = os.path.join(self.dir, "dist%d.key" % index), os.path.join(self.dir, "dist%d.pem" % index)
             if not os.path.exists(cert):
-                run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "365",
+                copy_test_key("asc-distribution-%d" % index, key)
+                run("openssl", "req", "-x509", "-key", key, "-out", cert, "-days", "365",
                     "-set_serial", str(0x1A2B3C4D00 + index),
                     "-subj", "/CN=iPhone Distribution: Test Team %d (%s)/OU=%s/O=Test Team/C=US" % (index, self.team, self.team))
             self.distribution_der.append(run("openssl", "x509", "-in", cert, "-outform", "DER"))
@@ -110,7 +144,8 @@ class Apple:
             self.distribution_serials.append(serial)
         self.signer_key, self.signer_cert = os.path.join(self.dir, "signer.key"), os.path.join(self.dir, "signer.pem")
         if not os.path.exists(self.signer_cert):
-            run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", self.signer_key, "-out", self.signer_cert,
+            copy_test_key("asc-profile-signer", self.signer_key)
+            run("openssl", "req", "-x509", "-key", self.signer_key, "-out", self.signer_cert,
                 "-days", "365", "-subj", "/CN=Test iPhone OS Provisioning Profile Signing/O=Test Apple/C=US")
 
     def slots_used(self, device_class):
@@ -398,9 +433,11 @@ def make_tls(state_dir):
     ca_key, ca, key, csr, cert = (os.path.join(state_dir, name) for name in ("ca.key", "ca.pem", "server.key", "server.csr", "server.pem"))
     if os.path.exists(cert):
         return cert, key
-    run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", ca_key, "-out", ca, "-days", "30",
+    copy_test_key("asc-tls-ca", ca_key)
+    copy_test_key("asc-tls-server", key)
+    run("openssl", "req", "-x509", "-key", ca_key, "-out", ca, "-days", "30",
         "-subj", "/CN=betactl test App Store Connect CA", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign")
-    run("openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", csr, "-subj", "/CN=127.0.0.1")
+    run("openssl", "req", "-new", "-key", key, "-out", csr, "-subj", "/CN=127.0.0.1")
     extensions = os.path.join(state_dir, "server.ext")
     with open(extensions, "w") as file:
         file.write("subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n")

@@ -72,8 +72,11 @@ public final class AppStoreConnectServer: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         let out = Pipe()
         let script = Repository.root.appendingPathComponent("Tests/Servers/asc_server.py").path
+        // The server's RSA keys come from the same cache as the tests' (TestKeys).
+        var environment = ProcessInfo.processInfo.environment
+        environment[TestKeys.environmentVariable] = TestKeys.directory
         process = try ChildProcess(Self.python, [script, "--openapi", Self.document, "--state", state, "--scenario", scenarioPath],
-                                   output: .pipe(out), error: .file(directory.child("server.err")))
+                                   environment: environment, output: .pipe(out), error: .file(directory.child("server.err")))
         let line = Self.firstLine(out.fileHandleForReading)
         guard let range = line.range(of: "listening on ") else {
             process.killGroup()

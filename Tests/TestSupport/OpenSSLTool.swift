@@ -28,26 +28,35 @@ public enum OpenSSLTool {
         return result.output
     }
 
+    /// Copies the cached test key of `role` (see `TestKeys`) to `path`, off the cooperative pool.
+    static func cachedKey(_ role: String, bits: Int = 2048, copiedTo path: String) async throws {
+        try await blocking { _ = try TestKeys.rsa(role, bits: bits, copiedTo: path) }
+    }
+
     /// Makes a CA and a certificate it issued (RSA 2048, valid `days` from now) in `directory`,
-    /// with file names starting `name`.
+    /// with file names starting `name`; the keys are the cached test keys of roles `name-ca` and
+    /// `name`, so two identities with different names have different keys.
     public static func makeIdentity(in directory: TemporaryDirectory, name: String = "signer",
                                     commonName: String = "Beta Enrollment Signing", days: Int = 365) async throws -> Identity {
         let ca = directory.child("\(name)-ca.pem"), caKey = directory.child("\(name)-ca.key")
         let key = directory.child("\(name).key"), request = directory.child("\(name).csr"), certificate = directory.child("\(name).pem")
         let extensions = try directory.write("\(name).ext", Array("basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\n".utf8))
-        try await run(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", caKey, "-out", ca, "-days", "\(days + 30)",
-                       "-subj", "/CN=\(name) Test Root CA/O=betactl tests"])
-        try await run(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", request, "-subj", "/CN=\(commonName)/O=betactl tests"])
+        try await cachedKey("\(name)-ca", copiedTo: caKey)
+        try await cachedKey(name, copiedTo: key)
+        try await run(["req", "-x509", "-key", caKey, "-out", ca, "-days", "\(days + 30)", "-subj", "/CN=\(name) Test Root CA/O=betactl tests"])
+        try await run(["req", "-new", "-key", key, "-out", request, "-subj", "/CN=\(commonName)/O=betactl tests"])
         try await run(["x509", "-req", "-in", request, "-CA", ca, "-CAkey", caKey, "-CAcreateserial", "-out", certificate,
                        "-days", "\(days)", "-extfile", extensions])
         return Identity(caCertificate: ca, certificate: certificate, key: key, commonName: commonName)
     }
 
     /// A device's self-signed certificate and key for signing enrolment replies (real devices sign
-    /// with a certificate from Apple's iPhone Device CA; betactl does not judge it).
+    /// with a certificate from Apple's iPhone Device CA; betactl does not judge it). The key is the
+    /// cached RSA 1024 test key of role `device`.
     public static func makeDeviceIdentity(in directory: TemporaryDirectory) async throws -> (certificate: String, key: String) {
         let certificate = directory.child("device.pem"), key = directory.child("device.key")
-        try await run(["req", "-x509", "-newkey", "rsa:1024", "-nodes", "-keyout", key, "-out", certificate, "-days", "3650",
+        try await cachedKey("device", bits: 1024, copiedTo: key)
+        try await run(["req", "-x509", "-key", key, "-out", certificate, "-days", "3650",
                        "-subj", "/CN=00008120-001A2B3C4D5E6F70/O=Apple Inc./OU=iPhone"])
         return (certificate, key)
     }
@@ -103,9 +112,9 @@ public enum OpenSSLTool {
     }
 
     /// A chain whose names copy Apple's (Apple Root CA, Apple iPhone Certification Authority, Apple
-    /// iPhone Device CA) made with fresh keys, and a device certificate under it: a forgery that
-    /// only a pinned chain tells apart. Returns the device certificate, its key and the two
-    /// intermediates (PEM files).
+    /// iPhone Device CA) made with keys of its own (cached test keys, a role per level), and a
+    /// device certificate under it: a forgery that only a pinned chain tells apart. Returns the
+    /// device certificate, its key and the two intermediates (PEM files).
     public static func makeLookalikeAppleChain(in directory: TemporaryDirectory) async throws
         -> (certificate: String, key: String, intermediates: String, root: String) {
         let names = [("root", "/C=US/O=Apple Inc./OU=Apple Certification Authority/CN=Apple Root CA"),
@@ -116,13 +125,14 @@ public enum OpenSSLTool {
         var issuer: (certificate: String, key: String)?
         for (name, subject) in names {
             let key = directory.child("lookalike-\(name).key"), certificate = directory.child("lookalike-\(name).pem")
+            try await cachedKey("lookalike-\(name)", copiedTo: key)
             if let issuer {
                 let request = directory.child("lookalike-\(name).csr")
-                try await run(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", request, "-subj", subject])
+                try await run(["req", "-new", "-key", key, "-out", request, "-subj", subject])
                 try await run(["x509", "-req", "-in", request, "-CA", issuer.certificate, "-CAkey", issuer.key, "-CAcreateserial",
                                "-out", certificate, "-days", "3650", "-extfile", caExtensions])
             } else {
-                try await run(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "3650",
+                try await run(["req", "-x509", "-key", key, "-out", certificate, "-days", "3650",
                                "-subj", subject, "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=keyCertSign,cRLSign"])
             }
             issuer = (certificate, key)
@@ -130,7 +140,8 @@ public enum OpenSSLTool {
         guard let deviceCA = issuer else { throw OpenSSLError(arguments: [], message: "no chain made") }
         let key = directory.child("lookalike-device.key"), request = directory.child("lookalike-device.csr")
         let certificate = directory.child("lookalike-device.pem")
-        try await run(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", request, "-subj", "/CN=0B5938EB-A130-466F-BFA5-BFA950500D03"])
+        try await cachedKey("lookalike-device", copiedTo: key)
+        try await run(["req", "-new", "-key", key, "-out", request, "-subj", "/CN=0B5938EB-A130-466F-BFA5-BFA950500D03"])
         try await run(["x509", "-req", "-in", request, "-CA", deviceCA.certificate, "-CAkey", deviceCA.key, "-CAcreateserial",
                        "-out", certificate, "-days", "3650", "-extfile", leafExtensions])
         let intermediates = try directory.write("lookalike-intermediates.pem",

@@ -9,10 +9,13 @@ public enum ResigningFixtures {
     /// The new profile's name and UUID.
     public static let profileName = "Resigned Ad Hoc", profileUUID = "0b6e7a1c-2f00-4c5e-9d1a-5e7a000000ff"
 
-    /// Writes `cert.pem`, `key.pem` and `new.mobileprovision` into `directory`.
-    public static func make(in directory: TemporaryDirectory, edit: String = "") throws {
-        let made = try runToolNow("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", subject,
-                                              "-keyout", directory.child("key.pem"), "-out", directory.child("cert.pem")])
+    /// Writes `cert.pem`, `key.pem` and `new.mobileprovision` into `directory`; the key is the
+    /// cached test key of `role` (see `TestKeys`): a test that needs two different developers asks
+    /// for two roles.
+    public static func make(in directory: TemporaryDirectory, edit: String = "", role: String = "resigner") throws {
+        try TestKeys.rsa(role, copiedTo: directory.child("key.pem"))
+        let made = try runToolNow("openssl", ["req", "-x509", "-key", directory.child("key.pem"), "-days", "30", "-subj", subject,
+                                              "-out", directory.child("cert.pem")])
         guard made.status == 0 else { throw ToolFailure(message: made.error) }
         let script = """
         import plistlib, subprocess, sys

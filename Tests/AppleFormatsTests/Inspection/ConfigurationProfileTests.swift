@@ -71,7 +71,8 @@ import TestSupport
                                                                      uuid: "66666666-7777-4888-8999-000000000000", settings: ["URL": .string("https://example.com")])]))
         let plain = try directory.write("x.mobileconfig", try profile.xmlBytes())
         let key = directory.child("key.pem"), cert = directory.child("cert.pem"), signed = directory.child("x-signed.mobileconfig")
-        let request = try await runTool("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=test signer"])
+        try await blocking { _ = try TestKeys.rsa("mobileconfig-signer", copiedTo: key) }
+        let request = try await runTool("openssl", ["req", "-x509", "-key", key, "-out", cert, "-days", "1", "-subj", "/CN=test signer"])
         #expect(request.status == 0, "\(request.error)")
         for ber in [false, true] {
             let sign = try await runTool("openssl", ["cms", "-sign", "-nodetach", "-binary", "-outform", "DER", "-in", plain, "-signer", cert, "-inkey", key, "-out", signed] + (ber ? ["-stream"] : []))

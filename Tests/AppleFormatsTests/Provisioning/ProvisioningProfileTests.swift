@@ -226,7 +226,7 @@ import TestSupport
 }
 
 @Suite struct SignedContentRefusalTests {
-    /// Signs `payload` with a throwaway key through `openssl cms`, detached or not.
+    /// Signs `payload` with a throwaway certificate (for the cached test key) through `openssl cms`, detached or not.
     static func sign(_ payload: String, detached: Bool) throws -> [UInt8] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cms-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -235,7 +235,8 @@ import TestSupport
         func openssl(_ arguments: [String]) throws {
             guard try runToolNow("openssl", arguments, directory: dir).status == 0 else { throw CocoaError(.fileWriteUnknown) }
         }
-        try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "1", "-subj", "/CN=throwaway"])
+        try TestKeys.rsa("profile-signer", copiedTo: dir + "/key.pem")
+        try openssl(["req", "-x509", "-key", "key.pem", "-out", "cert.pem", "-days", "1", "-subj", "/CN=throwaway"])
         try openssl(["cms", "-sign", "-binary", "-outform", "DER", "-in", "payload", "-signer", "cert.pem", "-inkey", "key.pem", "-out", "signed"]
                     + (detached ? [] : ["-nodetach"]))
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/signed")))

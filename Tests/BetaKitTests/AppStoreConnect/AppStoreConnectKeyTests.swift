@@ -24,7 +24,7 @@ import TestSupport
 
     @Test func eachKindOfWrongKeyGetsItsOwnSentence() throws {
         let directory = try TemporaryDirectory()
-        let rsa = try Self.key(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024"], directory)
+        let rsa = Array(try Data(contentsOf: URL(fileURLWithPath: try TestKeys.rsa("not-p256", bits: 1024))))
         let p384 = try Self.key(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"], directory)
         let sec1 = try Self.key(["ecparam", "-name", "prime256v1", "-genkey", "-noout"], directory)
         let certificate = Array("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".utf8)

@@ -96,8 +96,9 @@ struct AppleProfileTests {
         let fixture = try make(["certificates": 2])
         // An identity whose certificate the team does not have: refused, naming the identity.
         let foreign = try TemporaryDirectory("foreign-identity")
-        let made = try runToolNow("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", "/CN=iPhone Distribution: Other",
-                                              "-keyout", foreign.child("key.pem"), "-out", foreign.child("cert.pem")])
+        try TestKeys.rsa("foreign-distribution", copiedTo: foreign.child("key.pem"))
+        let made = try runToolNow("openssl", ["req", "-x509", "-key", foreign.child("key.pem"), "-days", "30", "-subj", "/CN=iPhone Distribution: Other",
+                                              "-out", foreign.child("cert.pem")])
         #expect(made.status == 0, "\(made.error)")
         #expect(try runToolNow("openssl", ["x509", "-in", foreign.child("cert.pem"), "-outform", "DER", "-out", foreign.child("cert.der")]).status == 0)
         _ = try CodeIdentityStore(home: fixture.home).save(

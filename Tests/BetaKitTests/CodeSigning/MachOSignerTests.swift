@@ -15,8 +15,9 @@ struct MachOSignerTests {
 
     /// A self-made certificate and key with the subject of the certificate Apple issued for Test.app.
     static func identity(_ directory: TemporaryDirectory) throws -> CMSSigningIdentity {
-        let made = try runToolNow("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", subject,
-                                              "-keyout", directory.child("key.pem"), "-out", directory.child("cert.pem")])
+        try TestKeys.rsa("macho-signer", copiedTo: directory.child("key.pem"))
+        let made = try runToolNow("openssl", ["req", "-x509", "-key", directory.child("key.pem"), "-days", "30", "-subj", subject,
+                                              "-out", directory.child("cert.pem")])
         #expect(made.status == 0, "\(made.error)")
         return try CMSSigningIdentity(certificates: [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.child("cert.pem")))),
                                       privateKey: [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.child("key.pem")))))

@@ -57,7 +57,8 @@ final class NginxTLSProxy: @unchecked Sendable {
         directory = try TemporaryDirectory("nginx")
         chmod(directory.path, 0o755)
         let key = directory.child("key.pem"), cert = directory.child("cert.pem")
-        let made = try await runTool("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+        try await blocking { _ = try TestKeys.rsa("nginx-tls", copiedTo: key) }
+        let made = try await runTool("openssl", ["req", "-x509", "-key", key, "-out", cert,
                                                  "-days", "2", "-subj", "/CN=localhost"])
         #expect(made.status == 0, "openssl: \(made.error)")
         port = Self.freePort()
