@@ -1,6 +1,11 @@
 /// The penalty ISO/IEC 18004 gives a masked symbol; the encoder keeps the mask with the lowest
 /// total. Every rule is one pass over the modules, so scoring all eight masks stays linear in the
 /// symbol's area.
+///
+/// The loops are written for unoptimised builds too (tests, `swift run`), which neither inline nor
+/// specialise: `while` over `Int` indices on a raw pointer, locals rather than stored properties,
+/// and masking shifts (`&<<`) rather than the generic `<<`. Written with ranges, buffer subscripts
+/// and `<<`, scoring took most of an encode and five times longer.
 struct MaskPenalty: Equatable, Sendable {
     /// Rule 1: each run of five or more same-coloured modules in a row or column scores 3, plus 1
     /// for every module beyond five.
@@ -18,26 +23,8 @@ struct MaskPenalty: Equatable, Sendable {
 
     /// The penalty of `modules` (row-major, 1 dark), `size` modules a side.
     init(modules: [UInt8], size: Int) {
-        modules.withUnsafeBufferPointer { grid in
-            for index in 0 ..< size {
-                scoreLine(grid, start: index * size, step: 1, count: size)
-                scoreLine(grid, start: index, step: size, count: size)
-            }
-            var dark = 0
-            for y in 0 ..< size {
-                let row = y * size
-                for x in 0 ..< size {
-                    dark += Int(grid[row + x])
-                    guard x + 1 < size && y + 1 < size else { continue }
-                    let colour = grid[row + x]
-                    if colour == grid[row + x + 1] && colour == grid[row + size + x] && colour == grid[row + size + x + 1] {
-                        blocks += 3
-                    }
-                }
-            }
-            let total = size * size
-            balance = 10 * (abs(dark * 20 - total * 10) / total)
-        }
+        precondition(size > 0 && modules.count == size * size, "\(modules.count) modules do not make a \(size)x\(size) symbol")
+        self = modules.withUnsafeBufferPointer { Self.score($0.baseAddress!, size: size) }
     }
 
     init(runs: Int, blocks: Int, finderLike: Int, balance: Int) {
@@ -47,33 +34,73 @@ struct MaskPenalty: Equatable, Sendable {
         self.balance = balance
     }
 
-    /// Rules 1 and 3 along one row or column.
-    private mutating func scoreLine(_ grid: UnsafeBufferPointer<UInt8>, start: Int, step: Int, count: Int) {
+    /// All four rules over the `size` x `size` modules at `grid`.
+    private static func score(_ grid: UnsafePointer<UInt8>, size: Int) -> MaskPenalty {
+        var runs = 0, finderLike = 0
+        var index = 0
+        while index < size {
+            scoreLine(grid + index &* size, step: 1, count: size, runs: &runs, finderLike: &finderLike)
+            scoreLine(grid + index, step: size, count: size, runs: &runs, finderLike: &finderLike)
+            index &+= 1
+        }
+        var blocks = 0, dark = 0
+        var y = 0
+        while y < size {
+            let row = grid + y &* size
+            var x = 0
+            while x < size {
+                dark &+= Int(row[x])
+                x &+= 1
+            }
+            if y &+ 1 < size {
+                let below = row + size
+                x = 0
+                while x &+ 1 < size {
+                    let colour = row[x]
+                    if colour == row[x &+ 1] && colour == below[x] && colour == below[x &+ 1] { blocks &+= 3 }
+                    x &+= 1
+                }
+            }
+            y &+= 1
+        }
+        let total = size &* size
+        let balance = 10 &* (abs(dark &* 20 &- total &* 10) / total)
+        return MaskPenalty(runs: runs, blocks: blocks, finderLike: finderLike, balance: balance)
+    }
+
+    /// Rules 1 and 3 along one row or column: `count` modules from `line`, `step` apart.
+    private static func scoreLine(_ line: UnsafePointer<UInt8>, step: Int, count: Int, runs: inout Int, finderLike: inout Int) {
         // The last 11 modules seen, newest in bit 0; the four light quiet-zone modules before the
         // line are the zeros it starts with.
-        var window: UInt16 = 0
-        var runColour = grid[start]
+        let lightThenFinder = Self.lightThenFinder, finderThenLight = Self.finderThenLight
+        var window = 0
+        var runColour = line[0]
         var runLength = 0
-        for index in 0 ..< count {
-            let colour = grid[start + index * step]
+        var index = 0, offset = 0
+        while index < count {
+            let colour = line[offset]
             if colour == runColour {
-                runLength += 1
+                runLength &+= 1
             } else {
-                if runLength >= 5 { runs += runLength - 2 }
+                if runLength >= 5 { runs &+= runLength &- 2 }
                 runColour = colour
                 runLength = 1
             }
-            window = (window << 1 | UInt16(colour)) & 0x7FF
-            if window == Self.lightThenFinder || window == Self.finderThenLight { finderLike += 40 }
+            window = (window &<< 1 | Int(colour)) & 0x7FF
+            if window == lightThenFinder || window == finderThenLight { finderLike &+= 40 }
+            index &+= 1
+            offset &+= step
         }
-        if runLength >= 5 { runs += runLength - 2 }
-        for _ in 0 ..< 4 {  // the quiet zone after the line
-            window = (window << 1) & 0x7FF
-            if window == Self.finderThenLight { finderLike += 40 }
+        if runLength >= 5 { runs &+= runLength &- 2 }
+        var quiet = 0
+        while quiet < 4 {  // the quiet zone after the line
+            window = (window &<< 1) & 0x7FF
+            if window == finderThenLight { finderLike &+= 40 }
+            quiet &+= 1
         }
     }
 
     /// 0000 1011101 and 1011101 0000, oldest module in the highest bit.
-    static let lightThenFinder: UInt16 = 0b000_0101_1101
-    static let finderThenLight: UInt16 = 0b101_1101_0000
+    static let lightThenFinder = 0b000_0101_1101
+    static let finderThenLight = 0b101_1101_0000
 }
