@@ -6,7 +6,8 @@ import TestSupport
 @Suite struct MaskPenaltyTests {
     static func naivePenalty(_ rows: [String]) -> MaskPenalty {
         let size = rows.count
-        let columns = (0 ..< size).map { x in String(rows.map { Array($0)[x] }) }
+        let grid = rows.map(Array.init)
+        let columns = (0 ..< size).map { x in String(grid.map { $0[x] }) }
         var runs = 0, finderLike = 0
         for line in rows + columns {
             // Rule 1: split into maximal runs.
@@ -28,7 +29,6 @@ import TestSupport
             }
         }
         var blocks = 0
-        let grid = rows.map(Array.init)
         for y in 0 ..< size - 1 {
             for x in 0 ..< size - 1 where Set([grid[y][x], grid[y][x + 1], grid[y + 1][x], grid[y + 1][x + 1]]).count == 1 {
                 blocks += 3
