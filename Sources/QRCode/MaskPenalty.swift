@@ -21,7 +21,7 @@ struct MaskPenalty: Equatable, Sendable {
 
     var total: Int { runs + blocks + finderLike + balance }
 
-    /// The penalty of `modules` (row-major, 1 dark), `size` modules a side.
+    /// The penalty of `modules` (row-major, 1 dark, 0 light), `size` modules a side.
     init(modules: [UInt8], size: Int) {
         precondition(size > 0 && modules.count == size * size, "\(modules.count) modules do not make a \(size)x\(size) symbol")
         self = modules.withUnsafeBufferPointer { Self.score($0.baseAddress!, size: size) }
@@ -56,8 +56,9 @@ struct MaskPenalty: Equatable, Sendable {
                 let below = row + size
                 x = 0
                 while x &+ 1 < size {
-                    let colour = row[x]
-                    if colour == row[x &+ 1] && colour == below[x] && colour == below[x &+ 1] { blocks &+= 3 }
+                    // Four modules of one colour add up to 0 or 4.
+                    let sum = Int(row[x]) &+ Int(row[x &+ 1]) &+ Int(below[x]) &+ Int(below[x &+ 1])
+                    if sum & 3 == 0 { blocks &+= 3 }
                     x &+= 1
                 }
             }
@@ -74,24 +75,23 @@ struct MaskPenalty: Equatable, Sendable {
         // line are the zeros it starts with.
         let lightThenFinder = Self.lightThenFinder, finderThenLight = Self.finderThenLight
         var window = 0
-        var runColour = line[0]
+        var previous = Int(line[0])
         var runLength = 0
         var index = 0, offset = 0
         while index < count {
-            let colour = line[offset]
-            if colour == runColour {
-                runLength &+= 1
-            } else {
-                if runLength >= 5 { runs &+= runLength &- 2 }
-                runColour = colour
-                runLength = 1
-            }
-            window = (window &<< 1 | Int(colour)) & 0x7FF
+            let colour = Int(line[offset])
+            // Without a branch on the colour, which data makes unpredictable: the run restarts at 1
+            // on a change (`change &- 1` is then 0) and grows by 1 otherwise (it is then all ones).
+            let change = colour ^ previous
+            runLength = (runLength & (change &- 1)) &+ 1
+            // A run of n >= 5 scores n - 2: 3 at its fifth module and 1 for each one after.
+            if runLength >= 5 { runs &+= runLength == 5 ? 3 : 1 }
+            previous = colour
+            window = (window &<< 1 | colour) & 0x7FF
             if window == lightThenFinder || window == finderThenLight { finderLike &+= 40 }
             index &+= 1
             offset &+= step
         }
-        if runLength >= 5 { runs &+= runLength &- 2 }
         var quiet = 0
         while quiet < 4 {  // the quiet zone after the line
             window = (window &<< 1) & 0x7FF
