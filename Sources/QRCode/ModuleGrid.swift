@@ -102,7 +102,7 @@ struct ModuleGrid {
         let bitCount = codewords.count &* 8
         var free = 0
         // `while` loops on raw pointers and masking shifts: an unoptimised build (tests, `swift run`)
-        // runs `stride`, array subscripts and the generic `>>` as unspecialised calls, several times slower.
+        // runs `stride`, array subscripts and the generic `>>` as unspecialised calls, twenty times slower.
         codewords.withUnsafeBufferPointer { codewordsBuffer in
             modules.withUnsafeMutableBufferPointer { modulesBuffer in
                 isFunction.withUnsafeBufferPointer { isFunctionBuffer in
