@@ -61,8 +61,8 @@ enum ReedSolomon {
     /// tables' accessors, which `exponents` and `logarithms` here are read through once.
     private static func divide(_ data: UnsafeBufferPointer<UInt8>, by generator: UnsafeBufferPointer<UInt8>,
                                into result: UnsafeMutableBufferPointer<UInt8>) {
-        guard let input = data.baseAddress, let divisor = generator.baseAddress, let rest = result.baseAddress else { return }
         let degree = generator.count, count = data.count
+        guard degree > 0, let input = data.baseAddress, let divisor = generator.baseAddress, let rest = result.baseAddress else { return }
         exponents.withUnsafeBufferPointer { exponentsBuffer in
             logarithms.withUnsafeBufferPointer { logarithmsBuffer in
                 guard let exponents = exponentsBuffer.baseAddress, let logarithms = logarithmsBuffer.baseAddress else { return }

@@ -120,8 +120,8 @@ enum ReferenceDecoder {
     }
 
     // The arithmetic below is plain loops with masking shifts (`&<<`, `&>>`): a debug build runs
-    // `reduce` closures and the generic `<<=`/`>>=` as unspecialised calls, and the syndrome checks
-    // were most of the round-trip tests' time.
+    // `reduce` closures and the generic `<<=`/`>>=` as unspecialised calls, and every block's
+    // syndromes take tens of thousands of products.
 
     /// GF(256) product by shift and add, reducing by 0x11D (no tables, unlike the encoder).
     static func multiply(_ a: UInt8, _ b: UInt8) -> UInt8 {
