@@ -98,25 +98,42 @@ struct ModuleGrid {
     /// remainder bits, left light. Returns how many modules were free, for the caller to check.
     @discardableResult
     mutating func placeCodewords(_ codewords: [UInt8]) -> Int {
-        let bitCount = codewords.count * 8
-        var bitIndex = 0
+        let size = self.size
+        let bitCount = codewords.count &* 8
         var free = 0
-        var right = size - 1
-        while right >= 1 {
-            if right == 6 { right = 5 }  // column 6 is timing: the pair shifts left by one
-            let upwards = ((right + 1) & 2) == 0
-            for step in 0 ..< size {
-                let y = upwards ? size - 1 - step : step
-                for x in stride(from: right, through: right - 1, by: -1) where !isFunction[y * size + x] {
-                    free += 1
-                    if bitIndex < bitCount {
-                        let byte = codewords[bitIndex >> 3]
-                        modules[y * size + x] = (byte >> (7 - UInt8(bitIndex & 7))) & 1
-                        bitIndex += 1
+        // `while` loops on raw pointers and masking shifts: an unoptimised build (tests, `swift run`)
+        // runs `stride`, array subscripts and the generic `>>` as unspecialised calls, twenty times slower.
+        codewords.withUnsafeBufferPointer { codewordsBuffer in
+            modules.withUnsafeMutableBufferPointer { modulesBuffer in
+                isFunction.withUnsafeBufferPointer { isFunctionBuffer in
+                    guard let modules = modulesBuffer.baseAddress, let isFunction = isFunctionBuffer.baseAddress else { return }
+                    let codewords = codewordsBuffer.baseAddress
+                    var bitIndex = 0
+                    var right = size &- 1
+                    while right >= 1 {
+                        if right == 6 { right = 5 }  // column 6 is timing: the pair shifts left by one
+                        let upwards = ((right &+ 1) & 2) == 0
+                        var step = 0
+                        while step < size {
+                            let y = upwards ? size &- 1 &- step : step
+                            var x = right
+                            while x >= right &- 1 {
+                                let index = y &* size &+ x
+                                if !isFunction[index] {
+                                    free &+= 1
+                                    if bitIndex < bitCount, let codewords {
+                                        modules[index] = (codewords[bitIndex &>> 3] &>> (7 &- UInt8(truncatingIfNeeded: bitIndex & 7))) & 1
+                                        bitIndex &+= 1
+                                    }
+                                }
+                                x &-= 1
+                            }
+                            step &+= 1
+                        }
+                        right &-= 2
                     }
                 }
             }
-            right -= 2
         }
         return free
     }

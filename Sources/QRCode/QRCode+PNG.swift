@@ -4,26 +4,49 @@ extension QRCode {
     /// `scale` is outside `QRCode.scales`.
     public func png(scale: Int = 8) throws(QRCodeError) -> [UInt8] {
         guard Self.scales.contains(scale) else { throw .invalidScale(scale, allowed: Self.scales) }
-        let pixels = (size + 2 * Self.quietZone) * scale
+        let size = self.size, quietZone = Self.quietZone
+        let pixels = (size + 2 * quietZone) * scale
         let rowBytes = (pixels + 7) / 8
+        let lineBytes = 1 + rowBytes  // the filter type, then the pixels
+        let none = PNGWriter.Filter.none, up = PNGWriter.Filter.up
         // Each module row becomes `scale` identical pixel rows: the first unfiltered, the others with
-        // the Up filter, whose bytes are then all zero and deflate to almost nothing.
-        var scanlines: [UInt8] = []
-        scanlines.reserveCapacity(pixels * (rowBytes + 1))
-        var row = [UInt8](repeating: 0, count: rowBytes)
-        for moduleY in -Self.quietZone ..< size + Self.quietZone {
-            for index in row.indices { row[index] = 0xFF }  // light is 1 in 1-bit grayscale
-            if moduleY >= 0 && moduleY < size {
-                for moduleX in 0 ..< size where modules[moduleY * size + moduleX] != 0 {
-                    let first = (moduleX + Self.quietZone) * scale
-                    for pixel in first ..< first + scale { row[pixel >> 3] &= ~(0x80 >> UInt8(pixel & 7)) }
+        // the Up filter, whose bytes are then all zero and deflate to almost nothing. The loops are
+        // `while` loops on raw pointers with masking shifts: an unoptimised build (tests,
+        // `swift run`) runs range loops, array subscripts and the generic `>>` as calls, and drew
+        // a symbol fifteen times slower.
+        var scanlines = [UInt8](repeating: 0, count: pixels * lineBytes)
+        scanlines.withUnsafeMutableBufferPointer { scanlinesBuffer in
+            modules.withUnsafeBufferPointer { modulesBuffer in
+                guard let first = scanlinesBuffer.baseAddress, let modules = modulesBuffer.baseAddress else { return }
+                var line = first
+                var moduleY = -quietZone
+                while moduleY < size + quietZone {
+                    line[0] = none
+                    let row = line + 1
+                    row.update(repeating: 0xFF, count: rowBytes)  // light is 1 in 1-bit grayscale
+                    if moduleY >= 0 && moduleY < size {
+                        let moduleRow = modules + moduleY &* size
+                        var moduleX = 0
+                        while moduleX < size {
+                            if moduleRow[moduleX] != 0 {
+                                var pixel = (moduleX &+ quietZone) &* scale
+                                let end = pixel &+ scale
+                                while pixel < end {
+                                    row[pixel &>> 3] &= ~(0x80 &>> UInt8(truncatingIfNeeded: pixel & 7))
+                                    pixel &+= 1
+                                }
+                            }
+                            moduleX &+= 1
+                        }
+                    }
+                    var repeated = 1
+                    while repeated < scale {
+                        line[repeated &* lineBytes] = up
+                        repeated &+= 1
+                    }
+                    line += scale &* lineBytes
+                    moduleY &+= 1
                 }
-            }
-            scanlines.append(PNGWriter.Filter.none)
-            scanlines += row
-            for _ in 1 ..< scale {
-                scanlines.append(PNGWriter.Filter.up)
-                scanlines += repeatElement(0, count: rowBytes)
             }
         }
         return try PNGWriter.grayscale(width: pixels, height: pixels, bitDepth: 1, scanlines: scanlines)

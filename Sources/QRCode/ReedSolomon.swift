@@ -47,16 +47,47 @@ enum ReedSolomon {
     /// The error-correction codewords of `data`: the remainder of data(x)·xⁿ divided by the generator.
     static func remainder(of data: ArraySlice<UInt8>, generator: [UInt8]) -> [UInt8] {
         var result = [UInt8](repeating: 0, count: generator.count)
-        for byte in data {
-            let factor = byte ^ result[0]
-            result.removeFirst()
-            result.append(0)
-            guard factor != 0 else { continue }
-            let logFactor = logarithms[Int(factor)]
-            for index in 0 ..< generator.count where generator[index] != 0 {
-                result[index] ^= exponents[logarithms[Int(generator[index])] + logFactor]
+        data.withUnsafeBufferPointer { data in
+            generator.withUnsafeBufferPointer { generator in
+                result.withUnsafeMutableBufferPointer { result in divide(data, by: generator, into: result) }
             }
         }
         return result
+    }
+
+    /// The long division of `remainder(of:generator:)`, `result` holding the running remainder.
+    /// Written as `while` loops on raw pointers: an unoptimised build (tests, `swift run`) neither
+    /// inlines nor specialises, and spent most of its time in `removeFirst`, array subscripts and the
+    /// tables' accessors, which `exponents` and `logarithms` here are read through once.
+    private static func divide(_ data: UnsafeBufferPointer<UInt8>, by generator: UnsafeBufferPointer<UInt8>,
+                               into result: UnsafeMutableBufferPointer<UInt8>) {
+        let degree = generator.count, count = data.count
+        guard degree > 0, let input = data.baseAddress, let divisor = generator.baseAddress, let rest = result.baseAddress else { return }
+        exponents.withUnsafeBufferPointer { exponentsBuffer in
+            logarithms.withUnsafeBufferPointer { logarithmsBuffer in
+                guard let exponents = exponentsBuffer.baseAddress, let logarithms = logarithmsBuffer.baseAddress else { return }
+                var position = 0
+                while position < count {
+                    let factor = input[position] ^ rest[0]
+                    // Multiply the remainder by x: every coefficient moves up one power.
+                    var index = 0
+                    while index &+ 1 < degree {
+                        rest[index] = rest[index &+ 1]
+                        index &+= 1
+                    }
+                    rest[degree &- 1] = 0
+                    if factor != 0 {
+                        let logFactor = logarithms[Int(factor)]
+                        index = 0
+                        while index < degree {
+                            let coefficient = divisor[index]
+                            if coefficient != 0 { rest[index] ^= exponents[logarithms[Int(coefficient)] &+ logFactor] }
+                            index &+= 1
+                        }
+                    }
+                    position &+= 1
+                }
+            }
+        }
     }
 }

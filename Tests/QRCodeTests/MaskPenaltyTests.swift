@@ -6,7 +6,8 @@ import TestSupport
 @Suite struct MaskPenaltyTests {
     static func naivePenalty(_ rows: [String]) -> MaskPenalty {
         let size = rows.count
-        let columns = (0 ..< size).map { x in String(rows.map { Array($0)[x] }) }
+        let grid = rows.map(Array.init)
+        let columns = (0 ..< size).map { x in String(grid.map { $0[x] }) }
         var runs = 0, finderLike = 0
         for line in rows + columns {
             // Rule 1: split into maximal runs.
@@ -22,15 +23,14 @@ import TestSupport
             // Rule 3: with the quiet zone around the line, count both 11-module shapes everywhere.
             let padded = Array("0000" + line + "0000")
             for start in 0 ... padded.count - 11 {
-                let window = String(padded[start ..< start + 11])
-                if window == "00001011101" { finderLike += 40 }
-                if window == "10111010000" { finderLike += 40 }
+                let window = padded[start ..< start + 11]
+                if window.elementsEqual("00001011101") { finderLike += 40 }
+                if window.elementsEqual("10111010000") { finderLike += 40 }
             }
         }
         var blocks = 0
-        let grid = rows.map(Array.init)
         for y in 0 ..< size - 1 {
-            for x in 0 ..< size - 1 where Set([grid[y][x], grid[y][x + 1], grid[y + 1][x], grid[y + 1][x + 1]]).count == 1 {
+            for x in 0 ..< size - 1 where [grid[y][x + 1], grid[y + 1][x], grid[y + 1][x + 1]].allSatisfy({ $0 == grid[y][x] }) {
                 blocks += 3
             }
         }

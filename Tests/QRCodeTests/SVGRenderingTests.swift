@@ -10,12 +10,14 @@ import TestSupport
         var cells = [[Bool]](repeating: [Bool](repeating: false, count: side), count: side)
         var overlaps = 0
         let token = #/([MmHhVvZz])|(-?[0-9]+)/#
-        var tokens = d.matches(of: token).map { $0.0 }
+        let tokens = d.matches(of: token).map { $0.0 }
+        var next = 0  // an index rather than removeFirst(), which made reading a path quadratic
         #expect(tokens.map(\.count).reduce(0, +) == d.filter { !$0.isWhitespace }.count, "unexpected characters in the path")
         var x = 0, y = 0
         var polygon: [(Int, Int)] = []
         func number() throws -> Int {
-            guard !tokens.isEmpty, let value = Int(tokens.removeFirst()) else { throw ReferenceDecoder.Failure("a number was expected") }
+            guard next < tokens.count, let value = Int(tokens[next]) else { throw ReferenceDecoder.Failure("a number was expected") }
+            next += 1
             return value
         }
         func close() throws {
@@ -32,8 +34,9 @@ import TestSupport
             }
             polygon = []
         }
-        while !tokens.isEmpty {
-            switch tokens.removeFirst() {
+        while next < tokens.count {
+            next += 1
+            switch tokens[next - 1] {
             case "M": x = try number(); y = try number(); polygon = [(x, y)]
             case "m": x += try number(); y += try number(); polygon = [(x, y)]
             case "h": x += try number(); polygon.append((x, y))

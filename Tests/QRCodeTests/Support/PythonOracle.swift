@@ -16,7 +16,8 @@ enum Segno {
         var mask: Int?
 
         init(_ bytes: [UInt8], version: Int? = nil, mask: Int? = nil) {
-            hex = bytes.map { String(format: "%02x", $0) }.joined()
+            let digits = Array("0123456789abcdef".utf8)
+            hex = String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
             self.version = version
             self.mask = mask
         }

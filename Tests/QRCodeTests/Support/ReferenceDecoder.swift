@@ -35,8 +35,8 @@ enum ReferenceDecoder {
         var column = code.size - 1
         while column > 0 {
             if column == 6 { column -= 1 }
-            let rows = upwards ? Array((0 ..< code.size).reversed()) : Array(0 ..< code.size)
-            for y in rows {
+            for step in 0 ..< code.size {
+                let y = upwards ? code.size - 1 - step : step
                 for x in [column, column - 1] where !function[y][x] {
                     let dark = code.isDark(x: x, y: y)
                     bits.append(dark != maskInverts(mask, row: y, column: x) ? 1 : 0)
@@ -119,24 +119,32 @@ enum ReferenceDecoder {
         return bytes
     }
 
+    // The arithmetic below is plain loops with masking shifts (`&<<`, `&>>`): a debug build runs
+    // `reduce` closures and the generic `<<=`/`>>=` as unspecialised calls, and every block's
+    // syndromes take tens of thousands of products.
+
     /// GF(256) product by shift and add, reducing by 0x11D (no tables, unlike the encoder).
     static func multiply(_ a: UInt8, _ b: UInt8) -> UInt8 {
         var result = 0, x = Int(a), y = Int(b)
         while y != 0 {
             if y & 1 != 0 { result ^= x }
-            x <<= 1
+            x = x &<< 1
             if x & 0x100 != 0 { x ^= 0x11D }
-            y >>= 1
+            y = y &>> 1
         }
         return UInt8(result)
     }
 
     static func power(_ base: UInt8, _ exponent: Int) -> UInt8 {
-        (0 ..< exponent).reduce(UInt8(1)) { value, _ in multiply(value, base) }
+        var value: UInt8 = 1
+        for _ in 0 ..< exponent { value = multiply(value, base) }
+        return value
     }
 
     /// The codeword polynomial (first codeword is the highest power) at `x`, by Horner's rule.
     static func evaluate(_ word: [UInt8], at x: UInt8) -> UInt8 {
-        word.reduce(UInt8(0)) { multiply($0, x) ^ $1 }
+        var value: UInt8 = 0
+        for index in word.indices { value = multiply(value, x) ^ word[index] }
+        return value
     }
 }
