@@ -38,6 +38,9 @@ import Darwin
         var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
         func stop() { process.stop(grace: 30) }
+
+        /// `stop` for async code, holding no cooperative thread while the host drains.
+        func stopped() async { await process.stopped(grace: 30) }
     }
 
     /// Attempts `count` connections to `port` and keeps those that connect; blocking, so run it
@@ -102,6 +105,7 @@ import Darwin
         let status = try await Self.healthzRecovers(port: host.port, within: 20)
         #expect(status == "200")
         #expect(host.process.isRunning)
+        await host.stopped()
     }
 
     @Test(.enabled(if: HostExecutable.url != nil && FileManager.default.fileExists(atPath: "/proc/self/stat")))
@@ -128,5 +132,6 @@ import Darwin
         clients.removeAll()
         let status = try await Self.healthzRecovers(port: host.port, within: 20)
         #expect(status == "200")
+        await host.stopped()
     }
 }
