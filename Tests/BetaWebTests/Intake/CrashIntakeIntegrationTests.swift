@@ -62,7 +62,7 @@ import TestSupport
     @Test func hockeySDKKSCrashAndRawUploadsAreStoredAndAnswered() async throws {
         let fixture = try WebFixture()
         let key = try fixture.crashKey()
-        let server = try fixture.serve()
+        let server = try await fixture.serve()
         defer { _ = server.stop() }
         let directory = try TemporaryDirectory("crash-sdk")
 
@@ -237,14 +237,14 @@ import TestSupport
         let fixture = try WebFixture()
         let key = try fixture.crashKey()
         let ips = LocalFixtures.url("symbols/crashes/App-309.ips").path
-        let first = try fixture.serve(["--no-crash-processing"])
+        let first = try await fixture.serve(["--no-crash-processing"])
         let answer = try await curl("\(first.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(ips)"])
         first.process.send(SIGKILL)
         first.process.waitUntilExit()
         #expect(answer.status == 202)
         #expect(try fixture.crashReport(1)?["status"] as? String == "queued", "stored and recorded before the answer")
         #expect(try fixture.crashReport(1)?["sha256"] as? String == SHA256.hash([UInt8](try Data(contentsOf: URL(fileURLWithPath: ips)))).hex)
-        let second = try fixture.serve()
+        let second = try await fixture.serve()
         defer { _ = second.stop() }
         let report = try await fixture.processedReport(1)
         #expect(report["status"] as? String == "partial")

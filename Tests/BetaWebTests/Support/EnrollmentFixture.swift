@@ -32,11 +32,12 @@ final class EnrollmentFixture: @unchecked Sendable {
         if !strict { try cli.ok(["approval-rule", "set", "--all"]) }
     }
 
-    /// `betactl serve` on a free port, with `environment` added for this run only.
-    func serve(environment: [String: String] = [:], _ arguments: [String] = []) throws -> ServeProcess {
+    /// `betactl serve` on a free port, with `environment` added for this run only, waited for off
+    /// the cooperative pool.
+    func serve(environment: [String: String] = [:], _ arguments: [String] = []) async throws -> ServeProcess {
         var runner = cli
         for (key, value) in environment { runner.extraEnvironment[key] = value }
-        return try ServeProcess(runner, ["serve", "--listen", "127.0.0.1:0"] + (strict ? [] : ["--allow-unverified-enrollment"]) + arguments)
+        return try await ServeProcess.start(runner, ["serve", "--listen", "127.0.0.1:0"] + (strict ? [] : ["--allow-unverified-enrollment"]) + arguments)
     }
 
     /// The web application on this fixture's home, in this process, configured as `serve` is:

@@ -86,9 +86,10 @@ final class WebFixture: @unchecked Sendable {
         return String(try #require(page.components(separatedBy: "/t/").last))
     }
 
-    /// Starts `betactl serve` on a free port with `arguments` added.
-    func serve(_ arguments: [String] = []) throws -> ServeProcess {
-        try ServeProcess(cli, ["serve", "--listen", "127.0.0.1:0"] + arguments)
+    /// Starts `betactl serve` on a free port with `arguments` added, waiting for it to listen on a
+    /// thread of its own rather than one of the cooperative pool's.
+    func serve(_ arguments: [String] = []) async throws -> ServeProcess {
+        try await ServeProcess.start(cli, ["serve", "--listen", "127.0.0.1:0"] + arguments)
     }
 }
 

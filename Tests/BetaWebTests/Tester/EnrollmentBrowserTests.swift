@@ -11,7 +11,7 @@ struct EnrollmentBrowserTests {
         let fixture = try WebFixture()
         // The reply is self-signed and approved by the rule at once: the browser's path is under test here.
         try fixture.cli.ok("approval-rule", "set", "--all")
-        let server = try fixture.serve(["--allow-unverified-enrollment"])
+        let server = try await fixture.serve(["--allow-unverified-enrollment"])
         defer { server.stop() }
         let work = try TemporaryDirectory("enroll-browser")
         let device = try await OpenSSLTool.makeDeviceIdentity(in: work)

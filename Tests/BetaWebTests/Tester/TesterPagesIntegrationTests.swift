@@ -83,7 +83,7 @@ import Glibc
 
     @Test func whatIOSDoesInstallsTheExactReleasedBytesWholeAndInRanges() async throws {
         let fixture = try WebFixture()
-        let server = try fixture.serve()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let report = try await runClient("ios_install.py", ["\(server.base)/t/\(fixture.annToken)", "1"])
         #expect(report["scheme"] as? String == "itms-services")
@@ -251,7 +251,7 @@ import Glibc
 
     @Test func theAccessLogNeverHoldsAToken() async throws {
         let fixture = try WebFixture()
-        let server = try fixture.serve()
+        let server = try await fixture.serve()
         for path in ["", "/releases/1", "/releases/1/manifest.plist", "/releases/1/app.ipa", "/qr.png", "/releases/99"] {
             _ = try await server.fetch("\(server.base)/t/\(fixture.annToken)\(path)")
         }
