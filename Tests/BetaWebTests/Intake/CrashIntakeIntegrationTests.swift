@@ -240,7 +240,7 @@ import TestSupport
         let first = try await fixture.serve(["--no-crash-processing"])
         let answer = try await curl("\(first.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(ips)"])
         first.process.send(SIGKILL)
-        first.process.waitUntilExit()
+        await first.process.exit()
         #expect(answer.status == 202)
         #expect(try fixture.crashReport(1)?["status"] as? String == "queued", "stored and recorded before the answer")
         #expect(try fixture.crashReport(1)?["sha256"] as? String == SHA256.hash([UInt8](try Data(contentsOf: URL(fileURLWithPath: ips)))).hex)

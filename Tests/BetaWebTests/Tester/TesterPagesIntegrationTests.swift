@@ -243,7 +243,7 @@ import Glibc
         #expect(locker.isRunning, "the lock was still held while the pages answered")
         // Once the lock is gone the download is recorded after all.
         try release.fileHandleForWriting.close()
-        #expect(locker.wait() == .exited(0))
+        #expect(await locker.exit() == .exited(0))
         try await waitUntil("the delayed download record lands") {
             try fixture.cli.ok("show-release", "1", "--json").contains("\"tester\" : \"Ann Lee\"")
         }
