@@ -41,7 +41,7 @@ import TestSupport
     }
 
     @Test func anIPSNestedToTheLimitIsProcessedAndOneLevelMoreIsMarkedUnreadableWithTheServerUp() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let key = try fixture.crashKey()
         let server = try await fixture.serve()
         defer { _ = server.stop() }
@@ -60,7 +60,7 @@ import TestSupport
     }
 
     @Test func theTestersCrashFormTakesAnIPSNestedToTheLimitAndMarksOneLevelMoreUnreadableWithTheServerUp() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let server = try await fixture.serve()
         defer { _ = server.stop() }
         let page = "\(server.base)/t/\(fixture.annToken)"
@@ -84,7 +84,7 @@ import TestSupport
     }
 
     @Test func kscrashReportsNestedToTheLimitAreProcessedAndOneLevelMoreIsRefusedWithTheServerUp() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let key = try fixture.crashKey()
         let server = try await fixture.serve()
         defer { _ = server.stop() }
@@ -118,7 +118,7 @@ import TestSupport
     }
 
     @Test func hockeyAppXMLNestedToItsLimitIsStoredAndOneLevelMoreIsRefusedWithTheServerUp() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let key = try fixture.crashKey()
         let server = try await fixture.serve()
         defer { _ = server.stop() }

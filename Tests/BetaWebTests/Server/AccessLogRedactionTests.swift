@@ -6,7 +6,7 @@ import TestSupport
 /// keep it either.
 @Suite(.serialized) struct AccessLogRedactionTests {
     @Test func queryStringCredentialsAreRefusedAndRedactedInTheAccessLog() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let token = try fixture.cli.ok(["token", "create", "ci", "--scope", "read"]).trimmingCharacters(in: .whitespacesAndNewlines)
         let server = try await fixture.serve()
         defer { _ = server.stop() }

@@ -54,7 +54,7 @@ import Glibc
     }
 
     @Test func behindCaddyWithTLSInternalTheManifestURLsAreHTTPS() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let server = try await fixture.serve(["--trusted-proxy", "127.0.0.1"])
         defer { server.stop() }
         let caddy = try await Caddy(upstreamPort: server.port)

@@ -9,7 +9,7 @@ import Glibc
 /// URL in the page and the manifest must be https, or iOS refuses the install.
 @Suite(.serialized) struct TLSProxyIntegrationTests {
     @Test func behindATrustedTLSProxyEveryURLIsHTTPS() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let server = try await fixture.serve(["--trusted-proxy", "127.0.0.1"])
         defer { server.stop() }
         let proxy = try await NginxTLSProxy(upstreamPort: server.port)

@@ -21,6 +21,13 @@ final class WebFixture: @unchecked Sendable {
 
     static func app(_ name: String) -> String { LocalFixtures.url("formats/app/\(name)").path }
 
+    /// Makes a fixture on a thread of its own. The first fixture of a test process builds the
+    /// template home with a dozen commands and every fixture asked for meanwhile waits for it: on
+    /// the cooperative pool (two threads on a 2-core machine) those waits would stop every test.
+    static func make(environment: [String: String] = [:]) async throws -> WebFixture {
+        try await blocking { try WebFixture(environment: environment) }
+    }
+
     init(environment: [String: String] = [:]) throws {
         directory = try TemporaryDirectory("betaweb")
         cli = Betactl(home: directory.child("home"), extraEnvironment: environment)

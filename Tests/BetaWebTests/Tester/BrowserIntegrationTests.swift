@@ -20,7 +20,7 @@ struct BrowserIntegrationTests {
     }
 
     @Test func anIPhoneSeesTheInstallLinkInItsExactForm() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let server = try await fixture.serve()
         defer { server.stop() }
         let report = try await open("\(server.base)/t/\(fixture.annToken)", as: "iphone")
@@ -34,7 +34,7 @@ struct BrowserIntegrationTests {
     }
 
     @Test func anIPhoneMissingFromTheProfileIsToldWhy() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let server = try await fixture.serve()
         defer { server.stop() }
         let report = try await open("\(server.base)/t/\(fixture.boToken)", as: "iphone")
@@ -45,7 +45,7 @@ struct BrowserIntegrationTests {
     }
 
     @Test func aDesktopSeesTheQRCode() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let server = try await fixture.serve()
         defer { server.stop() }
         let report = try await open("\(server.base)/t/\(fixture.annToken)", as: "desktop")
@@ -55,7 +55,7 @@ struct BrowserIntegrationTests {
     }
 
     @Test func anIPadBehindAMacUserAgentLeadsWithInstallAndIsToldWhenItsMissing() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         try fixture.cli.ok("add-device", "bo@example.com", "00008120-0000000000000F06", "--model", "iPad14,3", "--name", "Bo's iPad")
         let server = try await fixture.serve()
         defer { server.stop() }

@@ -8,7 +8,7 @@ import TestSupport
 @Suite(.serialized, .enabled(if: Browser.available && OpenSSLTool.available, "needs chromium, chromium-driver, selenium and openssl (.ci/install-deps --test)"))
 struct EnrollmentBrowserTests {
     @Test func aTesterRegistersTheirIPhoneFromTheInstallButtonAndSeesItPending() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         // The reply is self-signed and approved by the rule at once: the browser's path is under test here.
         try fixture.cli.ok("approval-rule", "set", "--all")
         let server = try await fixture.serve(["--allow-unverified-enrollment"])
