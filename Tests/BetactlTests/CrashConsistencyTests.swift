@@ -6,9 +6,10 @@ import Glibc
 import TestSupport
 #endif
 
-/// A betactl process killed with SIGKILL at any moment leaves a consistent home.
+/// A betactl process killed with SIGKILL at any moment leaves a consistent home. The sweeps wait
+/// out their delays on threads of their own (`blocking`), not on the cooperative pool.
 @Suite struct CrashConsistencyTests {
-    @Test func killingAnImportAtAnyMomentLeavesAllOrNothing() throws {
+    @Test func killingAnImportAtAnyMomentLeavesAllOrNothing() async throws {
         let dir = try TemporaryDirectory()
         let cli = Betactl(home: dir.child("home"))
         try cli.ok("init")
@@ -16,7 +17,8 @@ import TestSupport
         var killedMidway = 0
         // Delays sweep process start-up, parsing, the open transaction and the commit.
         for delay in stride(from: 0, through: 300_000, by: 12_000) {
-            let killed = try cli.killed(["import-devices", dir.child("big.txt")], afterMicroseconds: delay)
+            let arguments = ["import-devices", dir.child("big.txt")]
+            let killed = try await blocking { try cli.killed(arguments, afterMicroseconds: delay) }
             let home = try Home.open(at: dir.child("home"))
             #expect(try home.store.integrityProblems().isEmpty)
             let devices = try Roster(home: home).devices().count
@@ -31,14 +33,15 @@ import TestSupport
         #expect(try Roster(home: Home.open(at: dir.child("home"))).devices().count == 700)
     }
 
-    @Test func killingAddTesterNeverLeavesATesterWithoutTheirDevices() throws {
+    @Test func killingAddTesterNeverLeavesATesterWithoutTheirDevices() async throws {
         let dir = try TemporaryDirectory()
         let cli = Betactl(home: dir.child("home"))
         try cli.ok("init")
         var killedMidway = 0
         for delay in stride(from: 0, through: 80_000, by: 4_000) {
             let udids = (0 ..< 3).map { String(format: "00008030-%08X%08X", delay, $0) }
-            if try cli.killed(["add-tester", "T\(delay)", "--family", "iphone"] + udids.flatMap { ["--device", $0] }, afterMicroseconds: delay) {
+            let arguments = ["add-tester", "T\(delay)", "--family", "iphone"] + udids.flatMap { ["--device", $0] }
+            if try await blocking({ try cli.killed(arguments, afterMicroseconds: delay) }) {
                 killedMidway += 1
             }
         }

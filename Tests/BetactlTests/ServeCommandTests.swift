@@ -3,8 +3,9 @@ import Testing
 import TestSupport
 
 /// `betactl serve` as a user runs it: it says where it listens, answers /healthz, stops cleanly on
-/// SIGTERM, and explains a port that is already taken.
-@Suite(.serialized) struct ServeCommandTests {
+/// SIGTERM, and explains a port that is already taken. Each test has its own home and its servers
+/// listen on free ports, so the tests run in parallel.
+@Suite struct ServeCommandTests {
     /// Starts `betactl serve` and waits (generously) for its "listening on" line; returns the URL.
     func startServe(_ cli: Betactl, _ arguments: [String]) async throws -> (ChildProcess, String, Pipe) {
         let errors = Pipe()
@@ -33,21 +34,18 @@ import TestSupport
     /// server that ignores a signal fails the test instead of hanging the suite).
     func waitForExit(_ process: ChildProcess) async -> Int32? {
         for _ in 0..<600 {
-            if !process.isRunning {
-                process.waitUntilExit()
-                return process.terminationStatus
-            }
+            if !process.isRunning { return process.terminationStatus }
             try? await Task.sleep(for: .milliseconds(100))
         }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await process.exit()
         return nil
     }
 
     @Test func serveLogsItsAddressAnswersHealthzAndStopsOnSigterm() async throws {
         let dir = try TemporaryDirectory()
         let cli = Betactl(home: dir.child("home"))
-        try cli.ok("init")
+        try await cli.okAsync("init")
         let (process, url, _) = try await startServe(cli, ["--listen", "127.0.0.1:0"])
         defer { if process.isRunning { process.terminate() } }
         #expect(url.hasPrefix("http://127.0.0.1:"))
@@ -60,7 +58,7 @@ import TestSupport
     @Test func serveListensOnIPv6Loopback() async throws {
         let dir = try TemporaryDirectory()
         let cli = Betactl(home: dir.child("home"))
-        try cli.ok("init")
+        try await cli.okAsync("init")
         let (process, url, _) = try await startServe(cli, ["--listen", "[::1]:0"])
         defer { if process.isRunning { process.terminate() } }
         #expect(url.hasPrefix("http://[::1]:"))
@@ -71,7 +69,7 @@ import TestSupport
     @Test func aSignalRightAfterStartUpIsNeverLost() async throws {
         let dir = try TemporaryDirectory()
         let cli = Betactl(home: dir.child("home"))
-        try cli.ok("init")
+        try await cli.okAsync("init")
         for round in 0..<12 {
             let (process, _, _) = try await startServe(cli, ["--listen", "127.0.0.1:0"])
             defer { if process.isRunning { process.terminate() } }
@@ -83,11 +81,11 @@ import TestSupport
     @Test func aPortAlreadyInUseNamesThePortAndTheFix() async throws {
         let dir = try TemporaryDirectory()
         let cli = Betactl(home: dir.child("home"))
-        try cli.ok("init")
+        try await cli.okAsync("init")
         let (process, url, _) = try await startServe(cli, ["--listen", "127.0.0.1:0"])
         defer { if process.isRunning { process.terminate() } }
         let port = try #require(url.split(separator: ":").last.map(String.init))
-        let second = try cli.run("serve", "--listen", "127.0.0.1:\(port)")
+        let second = try await cli.runAsync("serve", "--listen", "127.0.0.1:\(port)")
         #expect(second.status == 1)
         #expect(second.stderr.contains("port \(port) is already in use"))
         #expect(second.stderr.contains("--listen 127.0.0.1:PORT"))
@@ -100,7 +98,7 @@ import TestSupport
     @Test func overrideLinksLeavingTheirDirectoryAreRefusedAtStart() async throws {
         let dir = try TemporaryDirectory()
         let cli = Betactl(home: dir.child("home"))
-        try cli.ok("init")
+        try await cli.okAsync("init")
         let web = dir.child("web"), templates = dir.child("templates")
         for folder in [web, templates, web + "/fonts"] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         try Data("body { color: red; }\n".utf8).write(to: URL(fileURLWithPath: web + "/real.css"))
@@ -115,25 +113,25 @@ import TestSupport
         _ = await waitForExit(process)
 
         try FileManager.default.createSymbolicLink(atPath: web + "/x.css", withDestinationPath: "/etc/passwd")
-        let refused = try cli.run("serve", "--listen", "127.0.0.1:0", "--web", web)
+        let refused = try await cli.runAsync("serve", "--listen", "127.0.0.1:0", "--web", web)
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("\(web)/x.css is a symbolic link to /etc/passwd, outside the --web directory"), "\(refused.stderr)")
         try FileManager.default.removeItem(atPath: web + "/x.css")
         // A linked folder leaving it too, and the same for --templates.
         try FileManager.default.createSymbolicLink(atPath: web + "/etc", withDestinationPath: "/etc")
-        #expect(try cli.run("serve", "--listen", "127.0.0.1:0", "--web", web).stderr.contains("\(web)/etc is a symbolic link to /etc,"))
+        #expect(try await cli.runAsync("serve", "--listen", "127.0.0.1:0", "--web", web).stderr.contains("\(web)/etc is a symbolic link to /etc,"))
         try FileManager.default.removeItem(atPath: web + "/etc")
         try FileManager.default.createSymbolicLink(atPath: templates + "/tester.html", withDestinationPath: "/etc/hostname")
-        let template = try cli.run("serve", "--listen", "127.0.0.1:0", "--templates", templates)
+        let template = try await cli.runAsync("serve", "--listen", "127.0.0.1:0", "--templates", templates)
         #expect(template.status != 0)
         #expect(template.stderr.contains("\(templates)/tester.html is a symbolic link to /etc/hostname, outside the --templates directory"), "\(template.stderr)")
     }
 
-    @Test func malformedListenAddressesAreUsageErrors() throws {
+    @Test func malformedListenAddressesAreUsageErrors() async throws {
         let dir = try TemporaryDirectory()
         let cli = Betactl(home: dir.child("home"))
-        try cli.ok("init")
-        let result = try cli.run("serve", "--listen", "localhost")
+        try await cli.okAsync("init")
+        let result = try await cli.runAsync("serve", "--listen", "localhost")
         #expect(result.status == 64)
         #expect(result.stderr.contains("use HOST:PORT"))
     }
@@ -141,7 +139,7 @@ import TestSupport
     @Test func perClientCapAndSpoolSweepApplyToTheHome() async throws {
         let dir = try TemporaryDirectory()
         let cli = Betactl(home: dir.child("home"))
-        try cli.ok("init")
+        try await cli.okAsync("init")
         // An upload spooled by a server that was killed (a pid far above any real one).
         let leftover = dir.child("home/tmp/betactl-body-2147483000-Ab12Cd")
         try Data("partial upload".utf8).write(to: URL(fileURLWithPath: leftover))
@@ -165,14 +163,14 @@ import TestSupport
         kill(process.processIdentifier, SIGTERM)
         #expect(await waitForExit(process) == 0)
         withExtendedLifetime(errors) {}
-        let bad = try cli.run("serve", "--max-connections-per-ip", "many")
+        let bad = try await cli.runAsync("serve", "--max-connections-per-ip", "many")
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("--max-connections-per-ip needs a number (0 for no cap), got many"))
     }
 
-    @Test func serveNeedsAnInitialisedHome() throws {
+    @Test func serveNeedsAnInitialisedHome() async throws {
         let dir = try TemporaryDirectory()
-        let result = try Betactl(home: dir.child("missing")).run("serve", "--listen", "127.0.0.1:0")
+        let result = try await Betactl(home: dir.child("missing")).runAsync("serve", "--listen", "127.0.0.1:0")
         #expect(result.status != 0)
         #expect(result.stderr.contains("init"))
     }

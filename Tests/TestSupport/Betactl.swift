@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Runs the built `betactl` binary as a separate process, as a user would.
-public struct Betactl {
+public struct Betactl: Sendable {
     /// What a finished run printed and how it exited.
     public struct Result: Sendable {
         /// The exit status.

@@ -74,4 +74,22 @@ public final class WebhookReceiver: @unchecked Sendable {
         }
         return current
     }
+
+    /// Starts the receiver from async code (Python's start-up is waited for on a thread of its own).
+    public static func start() async throws -> WebhookReceiver {
+        try await blocking { try WebhookReceiver() }
+    }
+
+    /// `waitFor` for async code: polls (up to `timeout` seconds) with `Task.sleep` between looks, so
+    /// the wait holds no cooperative thread, until `condition` holds for the requests; returns them.
+    @discardableResult
+    public func arrived(timeout: TimeInterval = 60, until condition: ([Request]) -> Bool) async -> [Request] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var current = requests
+        while !condition(current) && Date() < deadline {
+            guard (try? await Task.sleep(for: .milliseconds(50))) != nil else { break }
+            current = requests
+        }
+        return current
+    }
 }

@@ -9,22 +9,26 @@ import TestSupport
         let home = try Home.initialise(at: directory.child("home"), change: HomeSettingsChange(), now: Date()).home
         let writerDone = Locked(false)
         let writerInside = Locked(false)
+        let readDone = DispatchSemaphore(value: 0)
         let writer = Thread {
             _ = try? home.store.write { db -> Void in
                 try db.query("INSERT INTO settings (key, value) VALUES ('probe', 'x')")
                 writerInside.withLock { $0 = true }
-                usleep(1_500_000)
+                // The write stays open until the read is over (a read waiting for the writer
+                // would find it still open after a minute, and the test would fail).
+                _ = readDone.wait(timeout: .now() + 60)
             }
             writerDone.withLock { $0 = true }
         }
         writer.start()
-        while !writerInside.value { usleep(1000) }
+        while !writerInside.value { try await Task.sleep(for: .milliseconds(1)) }
         // The read runs on its own read-only connection: it sees the last commit, not the write in
         // progress, and it returns while the writer still holds the write connection.
         let value = try home.store.read { db in try db.queryOne("SELECT value FROM settings WHERE key = 'probe'")?.string(0) }
         #expect(value == nil)
         #expect(!writerDone.value, "the read waited for the writer")
-        while !writerDone.value { usleep(10_000) }
+        readDone.signal()
+        while !writerDone.value { try await Task.sleep(for: .milliseconds(10)) }
         #expect(try home.store.read { db in try db.queryOne("SELECT value FROM settings WHERE key = 'probe'")?.string(0) } == "x")
     }
 

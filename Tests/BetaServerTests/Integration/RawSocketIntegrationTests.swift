@@ -4,8 +4,10 @@ import Testing
 import TestSupport
 
 /// Exact bytes on the wire: malformed requests get an error response with `Connection: close`
-/// (never a silent drop), slow clients are cut off, and limits hold.
-@Suite(.serialized) struct RawSocketIntegrationTests {
+/// (never a silent drop), slow clients are cut off, and limits hold. Every test starts its own
+/// server on a free port and waits for slow clients on threads of its own, so the tests run in
+/// parallel.
+@Suite struct RawSocketIntegrationTests {
     static var router: Router {
         var router = Router()
         router.post("/echo", options: RouteOptions(bodyLimit: 1 << 20)) { request, _ in
@@ -191,14 +193,22 @@ import TestSupport
 
     @Test func connectionsBeyondTheCapGet503() async throws {
         let server = try TestServer(router: Self.router) { $0.maxConnections = 2 }
-        let held = try (0..<2).map { _ in try RawClient(port: server.port) }
-        // Make sure both are accepted and counted before the third arrives.
-        for client in held { client.send("GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n") }
-        for client in held { _ = client.read(until: "ok\n") }
-        let response = try await exchange("GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n", port: server.port)
-        #expect(response.text.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
-        #expect(response.text.contains("Connection: close"))
-        withExtendedLifetime(held) {}
+        let port = server.port
+        // On a thread of its own, with no hop through the concurrency pool between holding the
+        // connections and asking again (see ConnectionLimitTests).
+        let text = try await blocking { () -> String in
+            let held = try (0..<2).map { _ in try RawClient(port: port) }
+            // Make sure both are accepted and counted before the third arrives.
+            for client in held { client.send("GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n") }
+            for client in held { _ = client.read(until: "ok\n") }
+            let client = try RawClient(port: port)
+            client.send("GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n")
+            let answer = String(decoding: client.readToEnd().bytes, as: UTF8.self)
+            withExtendedLifetime(held) {}
+            return answer
+        }
+        #expect(text.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
+        #expect(text.contains("Connection: close"))
         await server.stop()
     }
 

@@ -4,8 +4,10 @@ import Testing
 import TestSupport
 
 /// Request bodies get a grace period, then must keep up a minimum rate; a body cut off leaves no
-/// spool file, and spool files of a killed server are swept when the next one starts.
-@Suite(.serialized) struct RequestBodyTimeoutTests {
+/// spool file, and spool files of a killed server are swept when the next one starts. Each test has
+/// its own server and spool folder, and its slow client waits on a thread of its own, so the tests
+/// run in parallel.
+@Suite struct RequestBodyTimeoutTests {
     static var router: Router {
         var router = Router()
         // On the loop threads: a full test run keeps the shared pool busy with CPU-bound suites.

@@ -3,8 +3,9 @@ import Testing
 @testable import BetaServer
 import TestSupport
 
-/// Graceful shutdown in a real process: SIGTERM during a large download lets it finish.
-@Suite(.serialized) struct ShutdownIntegrationTests {
+/// Graceful shutdown in a real process: SIGTERM during a large download lets it finish. Each test
+/// has its own server, so the tests run in parallel.
+@Suite struct ShutdownIntegrationTests {
     @Test(.enabled(if: HostExecutable.url != nil))
     func sigtermDuringALargeDownloadLetsItFinish() async throws {
         let scratch = try TemporaryDirectory("betaserver")
@@ -39,11 +40,7 @@ import TestSupport
         let received = try Data(contentsOf: URL(fileURLWithPath: output))
         #expect(received.count == content.count)
         #expect(Array(received) == content)
-        let exited = try await blocking { () -> Int32 in
-            host.waitUntilExit()
-            return host.terminationStatus
-        }
-        #expect(exited == 0)
+        #expect(await host.exit() == .exited(0))
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("SIGTERM"))
         // New connections are refused once the server has stopped.

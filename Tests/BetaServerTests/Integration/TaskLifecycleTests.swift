@@ -5,8 +5,9 @@ import Testing
 import TestSupport
 
 /// Request handlers are cancelled when their client goes away and when shutdown's grace period
-/// ends, and shutdown returns only after they have finished.
-@Suite(.serialized) struct TaskLifecycleTests {
+/// ends, and shutdown returns only after they have finished. Each test has its own server, so the
+/// tests run in parallel.
+@Suite struct TaskLifecycleTests {
     /// A handler that waits (cancellably) far longer than any test, and records what happened.
     static func waitingRouter(_ events: LockedLines, cleanup: Duration = .zero) -> Router {
         var router = Router()
@@ -73,7 +74,7 @@ import TestSupport
         let server = try TestServer(router: Self.waitingRouter(events))
         var client: RawClient? = try RawClient(port: server.port)
         client?.send("GET /stream HTTP/1.1\r\nHost: h\r\n\r\n")
-        _ = client?.read(until: "tick\n", count: 3)
+        _ = try await blocking { [client] in client?.read(until: "tick\n", count: 3) }
         client = nil
         #expect(try await Self.waitFor("stream ended", in: events), "events: \(events.lines)")
         await server.stop()

@@ -26,7 +26,7 @@ import TestSupport
         let cli = Betactl(home: directory.child("home"))
         try cli.ok("init", "--team-id", "ABCDE12345")
         let token = try AdminFixture.token(cli, "ci", "write")
-        let server = try ServeProcess(cli, ["serve", "--listen", "127.0.0.1:0", "--no-access-log"])
+        let server = try await ServeProcess.start(cli, ["serve", "--listen", "127.0.0.1:0", "--no-access-log"])
         defer { server.stop() }
         let pid = server.process.processIdentifier
 

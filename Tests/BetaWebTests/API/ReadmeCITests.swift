@@ -32,7 +32,7 @@ import TestSupport
         try cli.ok("init", "--team-id", "ABCDE12345")
         try cli.ok("add-tester", "Ann Lee", "--email", "ann@example.com", "--group", "qa")
         let token = try AdminFixture.token(cli, "ci", "write")
-        let server = try ServeProcess(cli, ["serve", "--listen", "127.0.0.1:0"])
+        let server = try await ServeProcess.start(cli, ["serve", "--listen", "127.0.0.1:0"])
         defer { server.stop() }
         // A CI workspace: the exported ipa, the archive's dSYMs zipped as the README says, the notes.
         let workspace = directory.child("workspace")

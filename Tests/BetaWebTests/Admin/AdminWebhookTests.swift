@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct AdminWebhookTests {
     @Test func anAdminAddsTestsAndRemovesAWebhookAndAReaderSeesOnlyHosts() async throws {
         let fixture = try await AdminFixture.make()
-        let receiver = try WebhookReceiver()
+        let receiver = try await WebhookReceiver.start()
         let server = try fixture.inProcess()
         defer { server.stop() }
         let admin = try DashboardClient(server)
@@ -31,7 +31,7 @@ import TestSupport
 
         let tested = try await admin.post("/admin/webhooks/1/test", form: [("csrf", csrf)])
         #expect(tested.status == 303 && tested.headers["location"] == "/admin/webhooks?notice=webhook-test-queued")
-        let requests = receiver.waitFor { $0.count >= 1 }
+        let requests = await receiver.arrived { $0.count >= 1 }
         #expect(requests.first?.verified == true && (requests.first?.json["type"] as? String) == "webhook.test")
 
         let reader = try DashboardClient(server)

@@ -8,7 +8,7 @@ import TestSupport
 /// results read back through the CLI.
 @Suite(.serialized) struct CrashIntakeIntegrationTests {
     @Test func aTestersUploadAndItsGroupShowOnThePageAndInCrashesJSON() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let server = try fixture.inProcess()
         defer { server.stop() }
         let page = "\(server.base)/t/\(fixture.annToken)"
@@ -60,9 +60,9 @@ import TestSupport
     }
 
     @Test func hockeySDKKSCrashAndRawUploadsAreStoredAndAnswered() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let key = try fixture.crashKey()
-        let server = try fixture.serve()
+        let server = try await fixture.serve()
         defer { _ = server.stop() }
         let directory = try TemporaryDirectory("crash-sdk")
 
@@ -146,7 +146,7 @@ import TestSupport
     /// where llvm-symbolizer puts it.
     @Test(.enabled(if: SharedFixtures.available && LLVMOracle.available))
     func realReportsAreSymbolicatedWhenTheirDSYMsArriveLater() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let key = try fixture.crashKey()
         let server = try fixture.inProcess()
         defer { server.stop() }
@@ -204,7 +204,7 @@ import TestSupport
     /// The tester form sends the file as it is; a client appending a CRLF (HockeySDK's multipart
     /// does) sends other bytes of the same crash: one report, two uploads, one group count.
     @Test func theSameCrashFromTheFormAndWithATrailingCRLFIsOneReport() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let key = try fixture.crashKey()
         let server = try fixture.inProcess { $0.crashes.processInBackground = false }
         defer { server.stop() }
@@ -234,17 +234,17 @@ import TestSupport
     }
 
     @Test func aReportAcknowledgedBeforeAKillIsProcessedAfterTheRestart() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let key = try fixture.crashKey()
         let ips = LocalFixtures.url("symbols/crashes/App-309.ips").path
-        let first = try fixture.serve(["--no-crash-processing"])
+        let first = try await fixture.serve(["--no-crash-processing"])
         let answer = try await curl("\(first.base)/api/v1/crashes?key=\(key)", ["--data-binary", "@\(ips)"])
         first.process.send(SIGKILL)
-        first.process.waitUntilExit()
+        await first.process.exit()
         #expect(answer.status == 202)
         #expect(try fixture.crashReport(1)?["status"] as? String == "queued", "stored and recorded before the answer")
         #expect(try fixture.crashReport(1)?["sha256"] as? String == SHA256.hash([UInt8](try Data(contentsOf: URL(fileURLWithPath: ips)))).hex)
-        let second = try fixture.serve()
+        let second = try await fixture.serve()
         defer { _ = second.stop() }
         let report = try await fixture.processedReport(1)
         #expect(report["status"] as? String == "partial")
@@ -252,7 +252,7 @@ import TestSupport
     }
 
     @Test func truncatedDamagedAndOversizedBodiesAreRefusedWithNothingHalfStored() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let key = try fixture.crashKey()
         let server = try fixture.inProcess { $0.crashes.maxReportBytes = 65536; $0.crashes.reportsPerMinute = 0; $0.crashes.burst = 1 }
         defer { server.stop() }
@@ -303,7 +303,7 @@ import TestSupport
     /// The ingest key ships inside the app: one address spending the key's allowance must not
     /// stop the real devices, each of which has its own.
     @Test func oneAddressExhaustingAKeysAllowanceDoesNotStopAnother() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let key = try fixture.crashKey()
         let server = try fixture.inProcess { $0.crashes.reportsPerMinute = 2; $0.crashes.burst = 2; $0.crashes.processInBackground = false }
         defer { server.stop() }
@@ -324,7 +324,7 @@ import TestSupport
     }
 
     @Test func keysAndTesterLinksAreRateLimitedWithRetryAfter() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let key = try fixture.crashKey()
         let server = try fixture.inProcess { $0.crashes.reportsPerMinute = 3; $0.crashes.burst = 3 }
         defer { server.stop() }

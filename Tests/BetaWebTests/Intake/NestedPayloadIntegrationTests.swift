@@ -41,9 +41,9 @@ import TestSupport
     }
 
     @Test func anIPSNestedToTheLimitIsProcessedAndOneLevelMoreIsMarkedUnreadableWithTheServerUp() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let key = try fixture.crashKey()
-        let server = try fixture.serve()
+        let server = try await fixture.serve()
         defer { _ = server.stop() }
         let atLimit = try Self.receiptID(try await Self.sendRaw(server, key: key, try Self.ips(depth: Self.jsonLimit), name: "at-limit.ips"))
         #expect(try await fixture.processedReport(atLimit)["status"] as? String == "partial")
@@ -60,8 +60,8 @@ import TestSupport
     }
 
     @Test func theTestersCrashFormTakesAnIPSNestedToTheLimitAndMarksOneLevelMoreUnreadableWithTheServerUp() async throws {
-        let fixture = try WebFixture()
-        let server = try fixture.serve()
+        let fixture = try await WebFixture.make()
+        let server = try await fixture.serve()
         defer { _ = server.stop() }
         let page = "\(server.base)/t/\(fixture.annToken)"
         let directory = try TemporaryDirectory("nested-form")
@@ -84,9 +84,9 @@ import TestSupport
     }
 
     @Test func kscrashReportsNestedToTheLimitAreProcessedAndOneLevelMoreIsRefusedWithTheServerUp() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let key = try fixture.crashKey()
-        let server = try fixture.serve()
+        let server = try await fixture.serve()
         defer { _ = server.stop() }
         let original = try LocalFixtures.data("inspect/kscrash/kscrash-3.4.0-microseconds.json")
         let atLimit = try Self.receiptID(try await Self.sendRaw(server, key: key, try Self.withNestedMember(original, depth: Self.jsonLimit), name: "at-limit.json"))
@@ -118,9 +118,9 @@ import TestSupport
     }
 
     @Test func hockeyAppXMLNestedToItsLimitIsStoredAndOneLevelMoreIsRefusedWithTheServerUp() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let key = try fixture.crashKey()
-        let server = try fixture.serve()
+        let server = try await fixture.serve()
         defer { _ = server.stop() }
         let directory = try TemporaryDirectory("nested-hockey")
         let xml = String(decoding: try LocalFixtures.data("inspect/hockeyapp/crash-upload.xml"), as: UTF8.self)

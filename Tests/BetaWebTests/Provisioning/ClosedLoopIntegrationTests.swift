@@ -128,7 +128,7 @@ struct ClosedLoopIntegrationTests {
         // One profile betactl made before, so regeneration deletes it first.
         let loop = try await Loop.make(["hold": [["method": method, "path": path]],
                                         "profiles": [["name": "betactl com.example.beta 2026-01-01 10:00", "bundle_id": "com.example.beta"]]])
-        let first = try loop.fixture.serve()
+        let first = try await loop.fixture.serve()
         _ = try await loop.enrol(first)
         let held = loop.apple.directory.child("state/held")
         let deadline = Date().addingTimeInterval(240)
@@ -143,7 +143,7 @@ struct ClosedLoopIntegrationTests {
         _ = first.process.wait(timeout: 30)
         _ = FileManager.default.createFile(atPath: loop.apple.directory.child("state/release"), contents: Data())
 
-        let second = try loop.fixture.serve()
+        let second = try await loop.fixture.serve()
         defer { second.stop() }
         let jobs = try await loop.finished(atLeast: 2)
         #expect(jobs.allSatisfy { $0["state"] as? String == "succeeded" }, "\(jobs)")
@@ -159,7 +159,7 @@ struct ClosedLoopIntegrationTests {
     @Test func killedRightAfterTheReSignedBuildWasPublishedTheRestartedServerAdoptsIt() async throws {
         let loop = try await Loop.make()
         // The job stops (BETACTL_JOB_PAUSE, for tests only) once the re-signed build is published and before it is recorded.
-        let first = try loop.fixture.serve(environment: ["BETACTL_JOB_PAUSE": "published"])
+        let first = try await loop.fixture.serve(environment: ["BETACTL_JOB_PAUSE": "published"])
         _ = try await loop.enrol(first)
         let deadline = Date().addingTimeInterval(240)
         while try loop.releases().count < 2, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
@@ -167,7 +167,7 @@ struct ClosedLoopIntegrationTests {
         kill(first.process.processIdentifier, SIGKILL)
         _ = first.process.wait(timeout: 30)
 
-        let second = try loop.fixture.serve()
+        let second = try await loop.fixture.serve()
         defer { second.stop() }
         let jobs = try await loop.finished(atLeast: 2)
         #expect(jobs.allSatisfy { $0["state"] as? String == "succeeded" }, "\(jobs)")

@@ -6,9 +6,9 @@ import TestSupport
 /// keep it either.
 @Suite(.serialized) struct AccessLogRedactionTests {
     @Test func queryStringCredentialsAreRefusedAndRedactedInTheAccessLog() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let token = try fixture.cli.ok(["token", "create", "ci", "--scope", "read"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        let server = try fixture.serve()
+        let server = try await fixture.serve()
         defer { _ = server.stop() }
         let secrets = [token, "SECRET-ACCESS-TOKEN", "SECRET-API-KEY"]
         let answer = try await curl("\(server.base)/api/v1/testers?limit=5&token=\(token)&access_token=\(secrets[1])&api_key=\(secrets[2])")

@@ -31,7 +31,7 @@ struct DemoBrowserTests {
         let cli = Betactl(home: directory.child("unused"))
         // The demo seeds its sandbox (two releases, symbolicated crashes) before it listens: on a busy
         // machine that takes a while, so the waits are generous.
-        let demo = try ServeProcess(cli, ["demo", "--dir", directory.child("sandbox"), "--listen", "127.0.0.1:0"], timeout: 300)
+        let demo = try await ServeProcess.start(cli, ["demo", "--dir", directory.child("sandbox"), "--listen", "127.0.0.1:0"], timeout: 300)
         defer { demo.stop() }
         try await waitUntil("the dashboard link is printed", seconds: 300) { demo.outputLines.contains { $0.contains("/admin/login/demo/") } }
         let link = try #require(demo.outputLines.first { $0.contains("/admin/login/demo/") }).trimmingCharacters(in: .whitespaces)

@@ -10,7 +10,7 @@ import Glibc
     @Test func theDemoServesItsSeededSandboxAndStopsOnCtrlC() async throws {
         let directory = try TemporaryDirectory("demo")
         let cli = Betactl(home: directory.child("unused"))
-        let demo = try ServeProcess(cli, ["demo", "--dir", directory.child("sandbox"), "--listen", "127.0.0.1:0"], timeout: 300)
+        let demo = try await ServeProcess.start(cli, ["demo", "--dir", directory.child("sandbox"), "--listen", "127.0.0.1:0"], timeout: 300)
         // Printed as soon as it listens; a busy machine may still be slow to run it, so the wait is generous.
         try await waitUntil("the tester URLs are printed", seconds: 300) { demo.outputLines.contains { $0.contains("Bo Chen") } }
         #expect(demo.outputLines.contains { $0.contains("Bo Chen") },

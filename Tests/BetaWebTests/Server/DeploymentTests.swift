@@ -54,8 +54,8 @@ import Glibc
     }
 
     @Test func behindCaddyWithTLSInternalTheManifestURLsAreHTTPS() async throws {
-        let fixture = try WebFixture()
-        let server = try fixture.serve(["--trusted-proxy", "127.0.0.1"])
+        let fixture = try await WebFixture.make()
+        let server = try await fixture.serve(["--trusted-proxy", "127.0.0.1"])
         defer { server.stop() }
         let caddy = try await Caddy(upstreamPort: server.port)
         defer { caddy.stop() }

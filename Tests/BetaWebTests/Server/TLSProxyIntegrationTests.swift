@@ -9,8 +9,8 @@ import Glibc
 /// URL in the page and the manifest must be https, or iOS refuses the install.
 @Suite(.serialized) struct TLSProxyIntegrationTests {
     @Test func behindATrustedTLSProxyEveryURLIsHTTPS() async throws {
-        let fixture = try WebFixture()
-        let server = try fixture.serve(["--trusted-proxy", "127.0.0.1"])
+        let fixture = try await WebFixture.make()
+        let server = try await fixture.serve(["--trusted-proxy", "127.0.0.1"])
         defer { server.stop() }
         let proxy = try await NginxTLSProxy(upstreamPort: server.port)
         defer { proxy.stop() }
@@ -37,7 +37,7 @@ import Glibc
         #expect(scanned.text.trimmingCharacters(in: .newlines) == page)
         withExtendedLifetime(directory) {}
         // Without --trusted-proxy the same forwarded headers are not believed.
-        let untrusted = try fixture.serve()
+        let untrusted = try await fixture.serve()
         defer { untrusted.stop() }
         let spoofed = try await curl("\(untrusted.base)/t/\(fixture.annToken)", ["-H", "X-Forwarded-Proto: https", "-H", "X-Forwarded-Host: evil.example"])
         #expect(!spoofed.text.contains("https://evil.example"))

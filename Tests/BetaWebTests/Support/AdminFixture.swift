@@ -35,8 +35,7 @@ final class AdminFixture: @unchecked Sendable {
 
     /// `betactl serve` on a free port, started (and waited for) off the cooperative threads.
     func serve(_ arguments: [String] = []) async throws -> ServeProcess {
-        let web = self.web
-        return try await blocking { try web.serve(arguments) }
+        try await web.serve(arguments)
     }
 }
 

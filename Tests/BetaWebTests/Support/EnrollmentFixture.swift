@@ -20,23 +20,25 @@ final class EnrollmentFixture: @unchecked Sendable {
     /// Whether the server refuses unverified replies and requests wait for approval.
     let strict: Bool
 
+    /// The commands run off the cooperative pool (`okAsync`), so making a fixture holds none of its threads.
     init(environment: [String: String] = [:], publicURL: String? = nil, strict: Bool = false) async throws {
         self.strict = strict
         directory = try TemporaryDirectory("enroll")
         cli = Betactl(home: directory.child("home"), extraEnvironment: environment)
-        try cli.ok(["init", "--team-id", "ABCDE12345", "--membership-renewal", "2027-03-01", "--brand-name", "Acme Beta"]
+        try await cli.okAsync(["init", "--team-id", "ABCDE12345", "--membership-renewal", "2027-03-01", "--brand-name", "Acme Beta"]
             + (publicURL.map { ["--public-url", $0] } ?? []))
-        annToken = try WebFixture.token(cli.ok(["add-tester", "Ann Lee", "--email", "ann@example.com", "--json"]))
-        boToken = try WebFixture.token(cli.ok(["add-tester", "Bo Chen", "--email", "bo@example.com", "--json"]))
+        annToken = try await WebFixture.token(cli.okAsync(["add-tester", "Ann Lee", "--email", "ann@example.com", "--json"]))
+        boToken = try await WebFixture.token(cli.okAsync(["add-tester", "Bo Chen", "--email", "bo@example.com", "--json"]))
         device = try await OpenSSLTool.makeDeviceIdentity(in: directory)
-        if !strict { try cli.ok(["approval-rule", "set", "--all"]) }
+        if !strict { try await cli.okAsync(["approval-rule", "set", "--all"]) }
     }
 
-    /// `betactl serve` on a free port, with `environment` added for this run only.
-    func serve(environment: [String: String] = [:], _ arguments: [String] = []) throws -> ServeProcess {
+    /// `betactl serve` on a free port, with `environment` added for this run only, waited for off
+    /// the cooperative pool.
+    func serve(environment: [String: String] = [:], _ arguments: [String] = []) async throws -> ServeProcess {
         var runner = cli
         for (key, value) in environment { runner.extraEnvironment[key] = value }
-        return try ServeProcess(runner, ["serve", "--listen", "127.0.0.1:0"] + (strict ? [] : ["--allow-unverified-enrollment"]) + arguments)
+        return try await ServeProcess.start(runner, ["serve", "--listen", "127.0.0.1:0"] + (strict ? [] : ["--allow-unverified-enrollment"]) + arguments)
     }
 
     /// The web application on this fixture's home, in this process, configured as `serve` is:

@@ -21,6 +21,13 @@ final class WebFixture: @unchecked Sendable {
 
     static func app(_ name: String) -> String { LocalFixtures.url("formats/app/\(name)").path }
 
+    /// Makes a fixture on a thread of its own. The first fixture of a test process builds the
+    /// template home with a dozen commands and every fixture asked for meanwhile waits for it: on
+    /// the cooperative pool (two threads on a 2-core machine) those waits would stop every test.
+    static func make(environment: [String: String] = [:]) async throws -> WebFixture {
+        try await blocking { try WebFixture(environment: environment) }
+    }
+
     init(environment: [String: String] = [:]) throws {
         directory = try TemporaryDirectory("betaweb")
         cli = Betactl(home: directory.child("home"), extraEnvironment: environment)
@@ -86,9 +93,10 @@ final class WebFixture: @unchecked Sendable {
         return String(try #require(page.components(separatedBy: "/t/").last))
     }
 
-    /// Starts `betactl serve` on a free port with `arguments` added.
-    func serve(_ arguments: [String] = []) throws -> ServeProcess {
-        try ServeProcess(cli, ["serve", "--listen", "127.0.0.1:0"] + arguments)
+    /// Starts `betactl serve` on a free port with `arguments` added, waiting for it to listen on a
+    /// thread of its own rather than one of the cooperative pool's.
+    func serve(_ arguments: [String] = []) async throws -> ServeProcess {
+        try await ServeProcess.start(cli, ["serve", "--listen", "127.0.0.1:0"] + arguments)
     }
 }
 

@@ -20,8 +20,8 @@ struct BrowserIntegrationTests {
     }
 
     @Test func anIPhoneSeesTheInstallLinkInItsExactForm() async throws {
-        let fixture = try WebFixture()
-        let server = try fixture.serve()
+        let fixture = try await WebFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let report = try await open("\(server.base)/t/\(fixture.annToken)", as: "iphone")
         let manifest = "\(server.base)/t/\(fixture.annToken)/releases/2/manifest.plist"
@@ -34,8 +34,8 @@ struct BrowserIntegrationTests {
     }
 
     @Test func anIPhoneMissingFromTheProfileIsToldWhy() async throws {
-        let fixture = try WebFixture()
-        let server = try fixture.serve()
+        let fixture = try await WebFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let report = try await open("\(server.base)/t/\(fixture.boToken)", as: "iphone")
         #expect((report["installHrefs"] as? [String]) == [])
@@ -45,8 +45,8 @@ struct BrowserIntegrationTests {
     }
 
     @Test func aDesktopSeesTheQRCode() async throws {
-        let fixture = try WebFixture()
-        let server = try fixture.serve()
+        let fixture = try await WebFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let report = try await open("\(server.base)/t/\(fixture.annToken)", as: "desktop")
         #expect(report["qrVisible"] as? Bool == true)
@@ -55,9 +55,9 @@ struct BrowserIntegrationTests {
     }
 
     @Test func anIPadBehindAMacUserAgentLeadsWithInstallAndIsToldWhenItsMissing() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         try fixture.cli.ok("add-device", "bo@example.com", "00008120-0000000000000F06", "--model", "iPad14,3", "--name", "Bo's iPad")
-        let server = try fixture.serve()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let ann = try await open("\(server.base)/t/\(fixture.annToken)", as: "ipad")
         #expect((ann["bodyClasses"] as? String)?.contains("is-ipad") == true)

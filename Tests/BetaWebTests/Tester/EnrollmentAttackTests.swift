@@ -37,7 +37,7 @@ struct EnrollmentAttackTests {
     @Test func eightySixForgedRepliesThroughOneLinkAddNothingAndTakeNoSlot() async throws {
         let fixture = try await EnrollmentFixture(strict: true)
         // No rate limit, so every forgery reaches the signature check.
-        let server = try fixture.serve(["--enroll-rate-limit", "0"])
+        let server = try await fixture.serve(["--enroll-rate-limit", "0"])
         defer { server.stop() }
         let attack = try await Self.forge(fixture, server, count: 86)
         #expect(attack.outcomes == ["unverified": 86], "\(attack.order)")
@@ -55,7 +55,7 @@ struct EnrollmentAttackTests {
 
     @Test func withUnverifiedRepliesAllowedTheForgeriesAreFiveRequestsAndTheRestIsRefusedOrRateLimited() async throws {
         let fixture = try await EnrollmentFixture(strict: true)
-        let server = try fixture.serve(["--allow-unverified-enrollment"])
+        let server = try await fixture.serve(["--allow-unverified-enrollment"])
         defer { server.stop() }
         #expect(server.errorLines.contains { $0.contains("--allow-unverified-enrollment: enrolment replies are NOT VERIFIED") },
                 "the server says so at start: \(server.errorLines)")
@@ -120,7 +120,7 @@ struct EnrollmentAttackTests {
     @Test(.enabled(if: SharedFixtures.available, "needs ../shared/fixtures"))
     func withoutLibcryptoEvenTheRealReplyIsUnverifiedAndThePageSaysWhy() async throws {
         let fixture = try await EnrollmentFixture(strict: true)
-        let server = try fixture.serve(environment: ["BETACTL_LIBCRYPTO": fixture.directory.child("no-such-libcrypto.so")])
+        let server = try await fixture.serve(environment: ["BETACTL_LIBCRYPTO": fixture.directory.child("no-such-libcrypto.so")])
         defer { server.stop() }
         _ = try Self.plantRealChallenge(fixture)
         let real = [UInt8](try SharedFixtures.data("enrollment/device_reply_signed_VirtualMac2-1_22A380.p7s"))

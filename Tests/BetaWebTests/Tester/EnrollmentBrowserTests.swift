@@ -8,10 +8,10 @@ import TestSupport
 @Suite(.serialized, .enabled(if: Browser.available && OpenSSLTool.available, "needs chromium, chromium-driver, selenium and openssl (.ci/install-deps --test)"))
 struct EnrollmentBrowserTests {
     @Test func aTesterRegistersTheirIPhoneFromTheInstallButtonAndSeesItPending() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         // The reply is self-signed and approved by the rule at once: the browser's path is under test here.
         try fixture.cli.ok("approval-rule", "set", "--all")
-        let server = try fixture.serve(["--allow-unverified-enrollment"])
+        let server = try await fixture.serve(["--allow-unverified-enrollment"])
         defer { server.stop() }
         let work = try TemporaryDirectory("enroll-browser")
         let device = try await OpenSSLTool.makeDeviceIdentity(in: work)

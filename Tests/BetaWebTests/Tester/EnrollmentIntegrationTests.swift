@@ -150,7 +150,7 @@ struct EnrollmentIntegrationTests {
 
     @Test func garbageTruncatedForgedAndOversizedRepliesGetTheirPageAndTheServerStaysUp() async throws {
         let fixture = try await EnrollmentFixture()
-        let server = try fixture.serve()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let (_, challenge) = try await fixture.profile(server, token: fixture.annToken)
         let good = try await fixture.reply(challenge: challenge)
@@ -216,7 +216,7 @@ struct EnrollmentIntegrationTests {
         let fixture = try await EnrollmentFixture()
         let identity = try await OpenSSLTool.makeIdentity(in: fixture.directory)
         try fixture.cli.ok(["signing-identity", "import", identity.certificate, identity.key])
-        let server = try fixture.serve(environment: ["BETACTL_LIBCRYPTO": fixture.directory.child("no-libcrypto.so")])
+        let server = try await fixture.serve(environment: ["BETACTL_LIBCRYPTO": fixture.directory.child("no-libcrypto.so")])
         defer { server.stop() }
         let (response, challenge) = try await fixture.profile(server, token: fixture.annToken)
         #expect(String(decoding: response.body.prefix(5), as: UTF8.self) == "<?xml")

@@ -12,8 +12,8 @@ struct NestedEnrollmentIntegrationTests {
     static let limit = PlistValue.maximumNesting
 
     /// The one place these tests start a server (self-signed replies are posted).
-    static func serve(_ fixture: EnrollmentFixture) throws -> ServeProcess {
-        try fixture.serve()
+    static func serve(_ fixture: EnrollmentFixture) async throws -> ServeProcess {
+        try await fixture.serve()
     }
 
     /// A reply plist shaped like a real one plus a key whose value nests the whole plist `depth` deep.
@@ -32,7 +32,7 @@ struct NestedEnrollmentIntegrationTests {
     @Test(arguments: ["xml", "binary"])
     func aReplyNestedToTheLimitRegistersAndOneLevelMoreIsRefusedWhileTheServerStaysUp(_ format: String) async throws {
         let fixture = try await EnrollmentFixture()
-        let server = try Self.serve(fixture)
+        let server = try await Self.serve(fixture)
         defer { server.stop() }
         let binary = format == "binary"
 

@@ -9,7 +9,7 @@ import Glibc
 /// devices do.
 @Suite(.serialized) struct TesterPagesIntegrationTests {
     @Test func anIPhoneGetsItsPageWithTheExactInstallLinkAndSecurityHeaders() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let server = try fixture.inProcess()
         defer { server.stop() }
         let page = try await server.fetch("\(server.base)/t/\(fixture.annToken)", ["-A", WebFixture.iPhone, "-H", "Accept-Encoding: gzip"])
@@ -37,7 +37,7 @@ import Glibc
     }
 
     @Test func inAppBrowsersAreToldToOpenSafariAndEveryPageExplainsInstallProblems() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let server = try fixture.inProcess()
         defer { server.stop() }
         let wechat = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 MicroMessenger/8.0.43 NetType/WIFI"
@@ -53,7 +53,7 @@ import Glibc
     }
 
     @Test func theBinaryServesItsPagesWithNoFilesBesideIt() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         // A copy of the binary alone in an empty folder, started from another empty folder.
         let alone = try TemporaryDirectory("alone")
         let binary = alone.child("betactl")
@@ -82,8 +82,8 @@ import Glibc
     }
 
     @Test func whatIOSDoesInstallsTheExactReleasedBytesWholeAndInRanges() async throws {
-        let fixture = try WebFixture()
-        let server = try fixture.serve()
+        let fixture = try await WebFixture.make()
+        let server = try await fixture.serve()
         defer { server.stop() }
         let report = try await runClient("ios_install.py", ["\(server.base)/t/\(fixture.annToken)", "1"])
         #expect(report["scheme"] as? String == "itms-services")
@@ -112,7 +112,7 @@ import Glibc
     }
 
     @Test func unknownTokensGetTheSame404AsAnyMissingPage() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let server = try fixture.inProcess()
         defer { server.stop() }
         let unknown = try await server.fetch("\(server.base)/t/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
@@ -128,7 +128,7 @@ import Glibc
     }
 
     @Test func releaseIdsThatAreNotNumbersGetTheSame404AsAnyMissingPage() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let server = try fixture.inProcess()
         defer { server.stop() }
         let missing = try await server.fetch("\(server.base)/no/such/page")
@@ -145,7 +145,7 @@ import Glibc
     }
 
     @Test func aRevokedReleaseAnswers410AndAGroupReleaseIsInvisibleToOthers() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let server = try fixture.inProcess()
         defer { server.stop() }
         for path in ["releases/3", "releases/3/manifest.plist", "releases/3/app.ipa"] {
@@ -166,7 +166,7 @@ import Glibc
     }
 
     @Test func aDeviceMissingFromTheProfileGetsADisabledButtonThatSaysWhy() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let server = try fixture.inProcess()
         defer { server.stop() }
         let bo = try await server.fetch("\(server.base)/t/\(fixture.boToken)", ["-A", WebFixture.iPhone])
@@ -180,7 +180,7 @@ import Glibc
     }
 
     @Test func anExpiredProfileDisablesTheButton() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         // The fixture profiles expire on 2099-01-01; the server's clock is moved past that.
         let later = try #require(ISO8601DateFormatter().date(from: "2100-01-01T00:00:00Z"))
         let server = try fixture.inProcess { $0.now = { later } }
@@ -192,7 +192,7 @@ import Glibc
     }
 
     @Test func settingsChangedWhileServingArePickedUpWithoutARestart() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let server = try fixture.inProcess()
         defer { server.stop() }
         let before = try await server.fetch("\(server.base)/t/\(fixture.annToken)/releases/1/manifest.plist")
@@ -215,7 +215,7 @@ import Glibc
     }
 
     @Test func aLongWriteInAnotherProcessNeverStallsPageViews() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         // Another process takes the database's write lock and keeps it until the test lets go, as a
         // long `betactl release` would. The server starts meanwhile and serves pages, a manifest and a
         // download; the download's record waits for the lock in the background, never the response.
@@ -243,15 +243,15 @@ import Glibc
         #expect(locker.isRunning, "the lock was still held while the pages answered")
         // Once the lock is gone the download is recorded after all.
         try release.fileHandleForWriting.close()
-        #expect(locker.wait() == .exited(0))
+        #expect(await locker.exit() == .exited(0))
         try await waitUntil("the delayed download record lands") {
             try fixture.cli.ok("show-release", "1", "--json").contains("\"tester\" : \"Ann Lee\"")
         }
     }
 
     @Test func theAccessLogNeverHoldsAToken() async throws {
-        let fixture = try WebFixture()
-        let server = try fixture.serve()
+        let fixture = try await WebFixture.make()
+        let server = try await fixture.serve()
         for path in ["", "/releases/1", "/releases/1/manifest.plist", "/releases/1/app.ipa", "/qr.png", "/releases/99"] {
             _ = try await server.fetch("\(server.base)/t/\(fixture.annToken)\(path)")
         }
@@ -265,7 +265,7 @@ import Glibc
     }
 
     @Test func theQRCodeScansToThePagesOwnURL() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let server = try fixture.inProcess()
         defer { server.stop() }
         let png = try await server.fetch("\(server.base)/t/\(fixture.annToken)/qr.png")
@@ -281,7 +281,7 @@ import Glibc
     }
 
     @Test func brandingOverridesReplaceOneFileAndABrokenTemplateStopsTheStart() async throws {
-        let fixture = try WebFixture()
+        let fixture = try await WebFixture.make()
         let templates = try TemporaryDirectory("templates")
         let embedded = try String(contentsOf: Repository.root.appendingPathComponent("Templates/message.html"), encoding: .utf8)
         try templates.write("message.html", Array(embedded.replacingOccurrences(of: "<h1>{{heading}}</h1>", with: "<h1>ACME: {{heading}}</h1>").utf8))

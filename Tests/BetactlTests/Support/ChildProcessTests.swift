@@ -38,29 +38,29 @@ import Darwin
         #expect(result.error == "oops\n")
     }
 
-    @Test func aToolPastItsDeadlineIsKilledWithWhatItStarted() throws {
+    @Test func aToolPastItsDeadlineIsKilledWithWhatItStarted() async throws {
         // The shell starts a grandchild and waits; both go when the deadline passes.
-        let result = try runToolNow("/bin/sh", ["-c", "sleep 300 & echo $!; wait"], timeout: 1)
+        let result = try await runTool("/bin/sh", ["-c", "sleep 300 & echo $!; wait"], timeout: 1)
         #expect(result.status == SIGTERM)
         let grandchild = try #require(Int32(result.text.trimmingCharacters(in: .whitespacesAndNewlines)))
-        try expectGone(grandchild)
+        try await expectGone(grandchild)
     }
 
-    @Test func aGrandchildLeftBehindNeitherBlocksTheRunNorOutlivesIt() throws {
+    @Test func aGrandchildLeftBehindNeitherBlocksTheRunNorOutlivesIt() async throws {
         // The grandchild keeps the shell's output open; with pipes the caller would wait for it.
         let result = try runToolNow("/bin/sh", ["-c", "sleep 300 & echo $!"], timeout: 120)
         #expect(result.status == 0)
         let grandchild = try #require(Int32(result.text.trimmingCharacters(in: .whitespacesAndNewlines)))
-        try expectGone(grandchild)
+        try await expectGone(grandchild)
     }
 
-    @Test func stopEndsTheWholeGroupAndAPipeReaderSeesTheEnd() throws {
+    @Test func stopEndsTheWholeGroupAndAPipeReaderSeesTheEnd() async throws {
         let output = Pipe()
         let child = try ChildProcess("/bin/sh", ["-c", "sleep 300 & echo $!; wait"], output: .pipe(output))
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         let grandchild = try #require(Int32(line.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(child.stop(grace: 5) == .signalled(SIGTERM))
-        try expectGone(grandchild)
+        try await expectGone(grandchild)
         // Every writer is gone, so the parent's read end reports the end of the stream.
         #expect(output.fileHandleForReading.readDataToEndOfFile().isEmpty)
     }
@@ -77,13 +77,13 @@ import Darwin
     }
 
     /// Waits (generously) for `pid` to be gone; a zombie counts as gone, since it no longer runs.
-    private func expectGone(_ pid: Int32, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func expectGone(_ pid: Int32, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))
                 .flatMap { $0.split(separator: ")").last?.split(separator: " ").first }
             if state == nil || state == "Z" { return }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         Issue.record("process \(pid) still runs", sourceLocation: sourceLocation)
     }
