@@ -7,7 +7,9 @@ import TestSupport
 /// (never a silent drop), slow clients are cut off, and limits hold. Every test starts its own
 /// server on a free port and waits for slow clients on threads of its own, so the tests run in
 /// parallel.
-@Suite struct RawSocketIntegrationTests {
+// Serialized: the in-process servers here answer on the test process's cooperative threads, and beside each
+// other (and the rest of the suite) a loaded machine left some requests waiting past their clients' timeouts.
+@Suite(.serialized) struct RawSocketIntegrationTests {
     static var router: Router {
         var router = Router()
         router.post("/echo", options: RouteOptions(bodyLimit: 1 << 20)) { request, _ in

@@ -7,7 +7,9 @@ import TestSupport
 /// spool file, and spool files of a killed server are swept when the next one starts. Each test has
 /// its own server and spool folder, and its slow client waits on a thread of its own, so the tests
 /// run in parallel.
-@Suite struct RequestBodyTimeoutTests {
+// Serialized: the in-process servers here answer on the test process's cooperative threads, and beside each
+// other (and the rest of the suite) a loaded machine left some requests waiting past their clients' timeouts.
+@Suite(.serialized) struct RequestBodyTimeoutTests {
     static var router: Router {
         var router = Router()
         // On the loop threads: a full test run keeps the shared pool busy with CPU-bound suites.

@@ -5,7 +5,9 @@ import TestSupport
 
 /// Graceful shutdown in a real process: SIGTERM during a large download lets it finish. Each test
 /// has its own server, so the tests run in parallel.
-@Suite struct ShutdownIntegrationTests {
+// Serialized: the in-process servers here answer on the test process's cooperative threads, and beside each
+// other (and the rest of the suite) a loaded machine left some requests waiting past their clients' timeouts.
+@Suite(.serialized) struct ShutdownIntegrationTests {
     @Test(.enabled(if: HostExecutable.url != nil))
     func sigtermDuringALargeDownloadLetsItFinish() async throws {
         let scratch = try TemporaryDirectory("betaserver")

@@ -7,7 +7,9 @@ import TestSupport
 /// Request handlers are cancelled when their client goes away and when shutdown's grace period
 /// ends, and shutdown returns only after they have finished. Each test has its own server, so the
 /// tests run in parallel.
-@Suite struct TaskLifecycleTests {
+// Serialized: the in-process servers here answer on the test process's cooperative threads, and beside each
+// other (and the rest of the suite) a loaded machine left some requests waiting past their clients' timeouts.
+@Suite(.serialized) struct TaskLifecycleTests {
     /// A handler that waits (cancellably) far longer than any test, and records what happened.
     static func waitingRouter(_ events: LockedLines, cleanup: Duration = .zero) -> Router {
         var router = Router()
