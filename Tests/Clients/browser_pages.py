@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Opens a betactl page in real headless Chromium (Selenium + chromium-driver) and reports what a
-tester sees, as JSON: install links, whether the QR code is shown and loaded, notices, console
-errors (a Content-Security-Policy violation shows up there), and a screenshot.
+"""Opens betactl pages in real headless Chromium (Selenium + chromium-driver) and reports what a
+tester sees on each, as a JSON array: install links, whether the QR code is shown and loaded,
+notices, console errors (a Content-Security-Policy violation shows up there), and a screenshot.
 
-Usage: browser_pages.py URL MODE SCREENSHOT
+Usage: browser_pages.py URL MODE SCREENSHOT [URL MODE SCREENSHOT ...]
 MODE is `iphone` (an iPhone user agent with touch emulation at phone width), `ipad` (iPadOS Safari's
-Mac user agent, MacIntel platform and five touch points) or `desktop`.
+Mac user agent, MacIntel platform and five touch points) or `desktop`. One browser visits them all
+in turn (starting Chromium costs more than a visit); each visit sets its own emulation through the
+DevTools protocol, so nothing of one carries into the next.
 """
 import json
 import sys
@@ -20,58 +22,77 @@ IPAD = ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 "
         "(KHTML, like Gecko) Version/17.1 Safari/605.1.15")
 
 
+def emulate(driver, mode, desktop_agent):
+    """Sets the user agent, touch and screen of `mode` (the desktop gets Chromium's own)."""
+    if mode == "iphone":
+        agent, platform, touch, metrics = IPHONE, "iPhone", True, {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True}
+    elif mode == "ipad":
+        agent, platform, touch, metrics = IPAD, "MacIntel", True, {"width": 820, "height": 1180, "deviceScaleFactor": 2, "mobile": True}
+    elif mode == "desktop":
+        agent, platform, touch, metrics = desktop_agent, "Linux x86_64", False, {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False}
+    else:
+        raise SystemExit("unknown mode %r: use iphone, ipad or desktop" % mode)
+    driver.execute_cdp_cmd("Emulation.setUserAgentOverride", {"userAgent": agent, "platform": platform})
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": touch, "maxTouchPoints": 5 if touch else 1})
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+
+
+def visit(driver, url, mode, screenshot, desktop_agent):
+    driver.get("about:blank")
+    driver.get_log("browser")  # what earlier visits logged is not this page's
+    emulate(driver, mode, desktop_agent)
+    driver.get(url)
+    driver.execute_script("return document.readyState")
+
+    def visible(selector):
+        return [e for e in driver.find_elements(By.CSS_SELECTOR, selector) if e.is_displayed()]
+
+    qr = visible("img.qr-code")
+    report = {
+        "url": url,
+        "mode": mode,
+        "title": driver.title,
+        "installHrefs": [e.get_attribute("href") for e in visible("a.install")],
+        "disabledInstalls": len(visible("button.install[disabled]")),
+        "reasons": [e.text for e in visible(".why")],
+        "qrVisible": bool(qr),
+        "qrLoaded": bool(qr) and driver.execute_script(
+            "return arguments[0].complete && arguments[0].naturalWidth > 0", qr[0]),
+        "bodyClasses": driver.find_element(By.TAG_NAME, "body").get_attribute("class"),
+        "notices": [e.get_attribute("id") for e in visible(".notice")],
+        "stylesheetApplied": driver.execute_script(
+            "return getComputedStyle(document.querySelector('.masthead')).color === 'rgb(255, 255, 255)'"),
+        "pageWidth": driver.execute_script("return document.documentElement.scrollWidth"),
+        "viewportWidth": driver.execute_script("return window.innerWidth"),
+        "userAgent": driver.execute_script("return navigator.userAgent"),
+        "console": [entry["message"] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")],
+    }
+    # The whole page, not only the first screen: stretch the viewport to the content's height.
+    width = driver.execute_script("return window.innerWidth")
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    ratio = driver.execute_script("return window.devicePixelRatio")
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": ratio, "mobile": mode != "desktop"})
+    driver.save_screenshot(screenshot)
+    return report
+
+
 def main():
-    url, mode, screenshot = sys.argv[1], sys.argv[2], sys.argv[3]
+    arguments = sys.argv[1:]
+    if not arguments or len(arguments) % 3:
+        raise SystemExit(__doc__)
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--no-first-run", "--disable-extensions", "--disable-background-networking"):
+                 "--no-first-run", "--disable-extensions", "--disable-background-networking", "--window-size=1280,900"):
         options.add_argument(flag)
-    if mode == "iphone":
-        options.add_experimental_option("mobileEmulation", {
-            "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": True},
-            "userAgent": IPHONE})
-    else:
-        options.add_argument("--window-size=1280,900")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     try:
-        if mode == "ipad":
-            driver.execute_cdp_cmd("Emulation.setUserAgentOverride", {"userAgent": IPAD, "platform": "MacIntel"})
-            driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
-            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                   {"width": 820, "height": 1180, "deviceScaleFactor": 2, "mobile": True})
-        driver.get(url)
-        driver.execute_script("return document.readyState")
-
-        def visible(selector):
-            return [e for e in driver.find_elements(By.CSS_SELECTOR, selector) if e.is_displayed()]
-
-        qr = visible("img.qr-code")
-        report = {
-            "title": driver.title,
-            "installHrefs": [e.get_attribute("href") for e in visible("a.install")],
-            "disabledInstalls": len(visible("button.install[disabled]")),
-            "reasons": [e.text for e in visible(".why")],
-            "qrVisible": bool(qr),
-            "qrLoaded": bool(qr) and driver.execute_script(
-                "return arguments[0].complete && arguments[0].naturalWidth > 0", qr[0]),
-            "bodyClasses": driver.find_element(By.TAG_NAME, "body").get_attribute("class"),
-            "notices": [e.get_attribute("id") for e in visible(".notice")],
-            "stylesheetApplied": driver.execute_script(
-                "return getComputedStyle(document.querySelector('.masthead')).color === 'rgb(255, 255, 255)'"),
-            "pageWidth": driver.execute_script("return document.documentElement.scrollWidth"),
-            "viewportWidth": driver.execute_script("return window.innerWidth"),
-            "console": [entry["message"] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")],
-        }
-        # The whole page, not only the first screen: stretch the viewport to the content's height.
-        width = driver.execute_script("return window.innerWidth")
-        height = driver.execute_script("return document.documentElement.scrollHeight")
-        ratio = driver.execute_script("return window.devicePixelRatio")
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": width, "height": height, "deviceScaleFactor": ratio, "mobile": mode != "desktop"})
-        driver.save_screenshot(screenshot)
-        print(json.dumps(report))
+        desktop_agent = driver.execute_script("return navigator.userAgent")
+        reports = [visit(driver, arguments[i], arguments[i + 1], arguments[i + 2], desktop_agent)
+                   for i in range(0, len(arguments), 3)]
+        print(json.dumps(reports))
     finally:
         driver.quit()
 
