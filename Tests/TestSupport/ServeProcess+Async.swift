@@ -24,6 +24,7 @@ extension ServeProcess {
             await process.exit()
             return -1
         }
+        _ = try? await blocking { self.drainOutput() }
         return process.terminationStatus
     }
 }

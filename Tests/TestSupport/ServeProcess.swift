@@ -14,6 +14,9 @@ public final class ServeProcess: @unchecked Sendable {
     public let port: Int
     private let lines: Locked<[String]>
     private let stdoutLines: Locked<[String]>
+    /// Left by each output reader at the end of its stream, so a stopped server's last lines
+    /// (such as "server stopped") are collected before `stop` returns.
+    private let readers = DispatchGroup()
 
     /// `http://127.0.0.1:PORT`.
     public var base: String { "http://127.0.0.1:\(port)" }
@@ -29,7 +32,7 @@ public final class ServeProcess: @unchecked Sendable {
         stdoutLines = printed
         let ready = DispatchSemaphore(value: 0)
         let found = Locked<Int?>(nil)
-        Self.readLines(err.fileHandleForReading) { line in
+        Self.readLines(err.fileHandleForReading, group: readers) { line in
             collected.withLock { $0.append(line) }
             if let range = line.range(of: "listening on http://127.0.0.1:"),
                let port = Int(line[range.upperBound...].prefix { $0.isNumber }) {
@@ -40,7 +43,7 @@ public final class ServeProcess: @unchecked Sendable {
                 if first { ready.signal() }
             }
         }
-        Self.readLines(out.fileHandleForReading) { line in printed.withLock { $0.append(line) } }
+        Self.readLines(out.fileHandleForReading, group: readers) { line in printed.withLock { $0.append(line) } }
         if ready.wait(timeout: .now() + timeout) == .timedOut || found.value == nil {
             process.terminate()
             process.waitUntilExit()
@@ -49,8 +52,10 @@ public final class ServeProcess: @unchecked Sendable {
         port = found.value ?? 0
     }
 
-    private static func readLines(_ handle: FileHandle, _ body: @escaping @Sendable (String) -> Void) {
+    private static func readLines(_ handle: FileHandle, group: DispatchGroup, _ body: @escaping @Sendable (String) -> Void) {
+        group.enter()
         let thread = Thread {
+            defer { group.leave() }
             var buffer = Data()
             while true {
                 let chunk = handle.availableData
@@ -83,7 +88,14 @@ public final class ServeProcess: @unchecked Sendable {
             return -1
         }
         process.waitUntilExit()
+        drainOutput()
         return process.terminationStatus
+    }
+
+    /// Waits (briefly: a grandchild may hold the pipes) for the readers to reach the end of the
+    /// server's output, so `errorLines` and `outputLines` hold everything it wrote.
+    func drainOutput(timeout: TimeInterval = 10) {
+        _ = readers.wait(timeout: .now() + timeout)
     }
 
     deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
