@@ -21,12 +21,10 @@ import time
 import urllib.error
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 "
-          "(KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1")
+import chromium
+
 
 
 class NoRedirects(urllib.request.HTTPRedirectHandler):
@@ -34,32 +32,13 @@ class NoRedirects(urllib.request.HTTPRedirectHandler):
         return None
 
 
-def full_page_screenshot(driver, path):
-    width = driver.execute_script("return window.innerWidth")
-    height = driver.execute_script("return document.documentElement.scrollHeight")
-    ratio = driver.execute_script("return window.devicePixelRatio")
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": ratio, "mobile": True})
-    driver.save_screenshot(path)
-    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-
-
 def main():
     page, workdir, certificate, key, udid = sys.argv[1:6]
     downloads = os.path.join(workdir, "downloads")
     os.makedirs(downloads, exist_ok=True)
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--no-first-run", "--disable-extensions", "--disable-background-networking"):
-        options.add_argument(flag)
-    options.add_experimental_option("mobileEmulation", {
-        "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": True}, "userAgent": IPHONE})
-    options.add_experimental_option("prefs", {"download.default_directory": downloads,
-                                              "download.prompt_for_download": False,
-                                              "safebrowsing.enabled": False})
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = chromium.start(iphone=(390, 844, 3.0), prefs={"download.default_directory": downloads,
+                                                           "download.prompt_for_download": False,
+                                                           "safebrowsing.enabled": False})
     report = {}
     try:
         driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
@@ -74,7 +53,7 @@ def main():
             "return Array.from(document.querySelectorAll('img.enroll-picture')).every(i => i.complete && i.naturalWidth > 0)")
         report["enrollWidth"] = driver.execute_script("return document.documentElement.scrollWidth")
         report["viewportWidth"] = driver.execute_script("return window.innerWidth")
-        full_page_screenshot(driver, os.path.join(workdir, "enroll.png"))
+        chromium.full_page_screenshot(driver, os.path.join(workdir, "enroll.png"))
 
         driver.find_element(By.ID, "register").click()
         deadline = time.time() + 60
@@ -111,15 +90,15 @@ def main():
         driver.get(location)
         report["resultHeading"] = driver.find_element(By.TAG_NAME, "h1").text
         report["resultMessage"] = driver.find_element(By.CSS_SELECTOR, ".outcome-message").text
-        full_page_screenshot(driver, os.path.join(workdir, "result.png"))
+        chromium.full_page_screenshot(driver, os.path.join(workdir, "result.png"))
 
         driver.get(page)
         report["devices"] = [{"name": e.find_element(By.CSS_SELECTOR, ".device-name").text,
                               "status": e.find_element(By.CSS_SELECTOR, ".device-status").text,
                               "classes": e.get_attribute("class")}
                              for e in driver.find_elements(By.CSS_SELECTOR, "li.device")]
-        full_page_screenshot(driver, os.path.join(workdir, "tester.png"))
-        report["console"] = [entry["message"] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
+        chromium.full_page_screenshot(driver, os.path.join(workdir, "tester.png"))
+        report["console"] = chromium.console_problems(driver)
         print(json.dumps(report))
     finally:
         driver.quit()

@@ -12,12 +12,10 @@ DevTools protocol, so nothing of one carries into the next.
 import json
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 "
-          "(KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1")
+import chromium
+
 IPAD = ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 "
         "(KHTML, like Gecko) Version/17.1 Safari/605.1.15")
 
@@ -25,7 +23,7 @@ IPAD = ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 "
 def emulate(driver, mode, desktop_agent):
     """Sets the user agent, touch and screen of `mode` (the desktop gets Chromium's own)."""
     if mode == "iphone":
-        agent, platform, touch, metrics = IPHONE, "iPhone", True, {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True}
+        agent, platform, touch, metrics = chromium.IPHONE, "iPhone", True, {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True}
     elif mode == "ipad":
         agent, platform, touch, metrics = IPAD, "MacIntel", True, {"width": 820, "height": 1180, "deviceScaleFactor": 2, "mobile": True}
     elif mode == "desktop":
@@ -39,7 +37,7 @@ def emulate(driver, mode, desktop_agent):
 
 def visit(driver, url, mode, screenshot, desktop_agent):
     driver.get("about:blank")
-    driver.get_log("browser")  # what earlier visits logged is not this page's
+    chromium.console_problems(driver)  # what earlier visits logged is not this page's
     emulate(driver, mode, desktop_agent)
     driver.get(url)
     driver.execute_script("return document.readyState")
@@ -65,15 +63,9 @@ def visit(driver, url, mode, screenshot, desktop_agent):
         "pageWidth": driver.execute_script("return document.documentElement.scrollWidth"),
         "viewportWidth": driver.execute_script("return window.innerWidth"),
         "userAgent": driver.execute_script("return navigator.userAgent"),
-        "console": [entry["message"] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")],
+        "console": chromium.console_problems(driver),
     }
-    # The whole page, not only the first screen: stretch the viewport to the content's height.
-    width = driver.execute_script("return window.innerWidth")
-    height = driver.execute_script("return document.documentElement.scrollHeight")
-    ratio = driver.execute_script("return window.devicePixelRatio")
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": ratio, "mobile": mode != "desktop"})
-    driver.save_screenshot(screenshot)
+    chromium.full_page_screenshot(driver, screenshot, mobile=mode != "desktop")
     return report
 
 
@@ -81,13 +73,7 @@ def main():
     arguments = sys.argv[1:]
     if not arguments or len(arguments) % 3:
         raise SystemExit(__doc__)
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--no-first-run", "--disable-extensions", "--disable-background-networking", "--window-size=1280,900"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = chromium.start(window=(1280, 900))
     try:
         desktop_agent = driver.execute_script("return navigator.userAgent")
         reports = [visit(driver, arguments[i], arguments[i + 1], arguments[i + 2], desktop_agent)

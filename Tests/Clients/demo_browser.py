@@ -16,14 +16,12 @@ import json
 import re
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+
+import chromium
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 "
-          "(KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1")
 WIDTH, HEIGHT = 375, 812
 
 # Elements whose box reaches past the phone's width, unless a scrolling (or clipping) ancestor
@@ -57,15 +55,7 @@ return found.slice(0, 20);
 
 def main():
     base, login, shots = sys.argv[1:4]
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--no-first-run", "--disable-extensions", "--disable-background-networking"):
-        options.add_argument(flag)
-    options.add_experimental_option("mobileEmulation", {
-        "deviceMetrics": {"width": WIDTH, "height": HEIGHT, "pixelRatio": 2.0, "touch": True}, "userAgent": IPHONE})
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = chromium.start(iphone=(WIDTH, HEIGHT, 2.0))
     wait = WebDriverWait(driver, 120)
     report = {"pages": {}, "order": []}
     try:
@@ -118,13 +108,8 @@ def main():
                 "stylesheetApplied": driver.execute_script(
                     "return getComputedStyle(document.querySelector('.panel') || document.body).borderRadius !== '0px'"),
             }
-            height = driver.execute_script("return document.documentElement.scrollHeight")
-            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                   {"width": WIDTH, "height": height, "deviceScaleFactor": 2, "mobile": True})
-            driver.save_screenshot(f"{shots}/{name}.png")
-            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                   {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 2, "mobile": True})
-        report["console"] = [entry["message"] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
+            chromium.full_page_screenshot(driver, f"{shots}/{name}.png")
+        report["console"] = chromium.console_problems(driver)
         print(json.dumps(report))
     finally:
         driver.quit()
