@@ -80,17 +80,18 @@ import Darwin
     private func expectGone(_ pid: Int32, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         // Checked once more after the deadline: on a loaded machine a sleeping task can resume long
         // after its pause, and only the process's state, not the wait, is under test.
+        func state() -> Substring? {
+            (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)).flatMap { $0.split(separator: ")").last?.split(separator: " ").first }
+        }
         let deadline = Date().addingTimeInterval(30)
-        var state: Substring?
-        repeat {
-            state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))
-                .flatMap { $0.split(separator: ")").last?.split(separator: " ").first }
-            if state == nil || state == "Z" { return }
+        while true {
+            let now = state(), late = Date() >= deadline
+            if now == nil || now == "Z" { return }
+            if late {
+                Issue.record("process \(pid) still runs (state \(now ?? "?"))", sourceLocation: sourceLocation)
+                return
+            }
             try await Task.sleep(for: .milliseconds(20))
-        } while Date() < deadline
-        state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))
-            .flatMap { $0.split(separator: ")").last?.split(separator: " ").first }
-        if state == nil || state == "Z" { return }
-        Issue.record("process \(pid) still runs (state \(state ?? "?"))", sourceLocation: sourceLocation)
+        }
     }
 }
