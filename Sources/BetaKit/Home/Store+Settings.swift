@@ -66,7 +66,7 @@ extension Store {
                 try put(SettingKey.publicURL, HomeSettings.defaultPublicURL)
             }
             if before == nil { try put(SettingKey.createdAt, Timestamp.string(now)) }
-            let merged = existing.merging(try Self.settingValues(db)) { _, stored in stored }
+            let merged = try Self.settingValues(db)  // every row, the ones just written included
             guard let after = Self.settings(from: merged) else {
                 throw SQLiteError(code: 1, message: "settings were not saved", sql: nil)
             }
